@@ -1,0 +1,268 @@
+"""The match log of LOG.md: a reader that plays a log into a game, and a writer.
+
+:class:`LogReader` checks every line and drives a :class:`engine.game.Game`; a bad
+line raises :class:`LogError` (``line N: reason``) before anything of it is played.
+It allocates (it splits text): it is for replaying, on a desktop or a board.
+
+:class:`LogWriter` formats records into one preallocated ``bytearray`` and returns
+a preallocated ``memoryview`` of the line, so the firmware can stream a log over
+``usb_cdc.data`` without allocating per press.
+"""
+
+from engine.cards import parse_card, write_card
+from engine.game import ERROR_NAMES, OK
+from engine.rules import KEYS, Rules
+from engine.rng import SEED_LIMIT
+from engine.ticks import TICKS_PERIOD, ticks_diff
+
+HEADER = "CSLOG 1"
+_HEADER = b"CSLOG 1"
+
+
+class LogError(Exception):
+    """A malformed, out-of-range or out-of-order log line."""
+
+    def __init__(self, lineno, reason):
+        super().__init__("line %d: %s" % (lineno, reason))
+        self.lineno = lineno
+        self.reason = reason
+
+
+def _number(text, limit, what):
+    """Parse a decimal field in ``[0, limit)`` or raise ``ValueError``."""
+    if not text.isdigit() or len(text) > 12:
+        raise ValueError("%s must be a decimal integer, not %r" % (what, text))
+    value = int(text)
+    if value >= limit:
+        raise ValueError("%s %d out of range [0, %d)" % (what, value, limit))
+    return value
+
+
+class LogReader:
+    """Plays a match log, line by line, into a game."""
+
+    def __init__(self, game):
+        self.game = game
+        self.lineno = 0
+        self.seen_header = False
+        self.seen_start = False
+        self.last_time = -1  # the latest time read, -1 before any
+        self.rules = Rules()
+
+    def feed(self, line):
+        """Read one line (with or without its newline); raise ``LogError`` if bad."""
+        self.lineno += 1
+        line = line.rstrip("\n").rstrip("\r")
+        if not line.strip() or line[0] == "#":
+            return
+        try:
+            self._record(line.split(" "))
+        except ValueError as err:
+            raise LogError(self.lineno, str(err))
+
+    def end(self):
+        """End of the log: judge the last tick, run steps due by the last time."""
+        if not self.seen_header:
+            raise LogError(self.lineno, "empty log: the first line must be %r" % HEADER)
+        self.game.finish()
+
+    def _time(self, text):
+        t = _number(text, TICKS_PERIOD, "time")
+        if self.last_time >= 0 and ticks_diff(t, self.last_time) < 0:
+            raise ValueError("time %d is before %d (or jumps 2**28 ms or more)"
+                             % (t, self.last_time))
+        return t
+
+    def _record(self, fields):
+        kind = fields[0]
+        if "" in fields:
+            raise ValueError("fields must be separated by single spaces")
+        if not self.seen_header:
+            if " ".join(fields) != HEADER:
+                raise ValueError("the first line must be %r" % HEADER)
+            self.seen_header = True
+            return
+        game = self.game
+        args = fields[1:]
+        if kind == "rules":
+            self._rules(args)
+        elif kind == "seed":
+            self._arity(kind, args, 1)
+            self._waiting_check()
+            game.shuffle(_number(args[0], SEED_LIMIT, "seed"))
+        elif kind == "deck":
+            self._arity(kind, args, 52)
+            self._waiting_check()
+            codes = bytearray(52)
+            for i in range(52):
+                code = parse_card(args[i])
+                if code < 0:
+                    raise ValueError("bad card %r" % args[i])
+                codes[i] = code
+            if not game.set_deck(codes):
+                raise ValueError("the deck must hold 52 distinct cards")
+        elif kind == "start":
+            self._arity(kind, args, 1)
+            t = self._time(args[0])
+            if not game.has_deck:
+                raise ValueError("start without a seed or deck")
+            self._check(game.start(t))
+            self.last_time = t
+            self.seen_start = True
+        elif kind == "press":
+            self._arity(kind, args, 3)
+            t = self._time(args[0])
+            if args[1] not in ("A", "B"):
+                raise ValueError("player must be A or B, not %r" % args[1])
+            pos = _number(args[2], 8, "position")
+            if not self.seen_start:
+                raise ValueError("press before the first start")
+            self._check(game.press(0 if args[1] == "A" else 1, pos, t))
+            self.last_time = t
+        elif kind == "clock":
+            self._arity(kind, args, 1)
+            t = self._time(args[0])
+            self._check(game.advance(t))
+            self.last_time = t
+        elif kind == "CSLOG":
+            raise ValueError("the header may appear only once")
+        else:
+            raise ValueError("unknown record %r" % kind)
+
+    def _rules(self, args):
+        if self.seen_start:
+            raise ValueError("rules must come before the first start")
+        for arg in args:
+            eq = arg.find("=")
+            if eq <= 0:
+                raise ValueError("rules settings are KEY=VALUE, not %r" % arg)
+            key = arg[:eq]
+            if key not in KEYS:
+                raise ValueError("unknown rules key %r" % key)
+            self.rules.set(key, arg[eq + 1:])
+        self.game.set_rules(self.rules)
+
+    def _waiting_check(self):
+        if self.game.has_deck:
+            raise ValueError("a seed or deck is already waiting for its start")
+
+    @staticmethod
+    def _arity(kind, args, n):
+        if len(args) != n:
+            raise ValueError("%s takes %d field%s, not %d" % (kind, n, "" if n == 1 else "s", len(args)))
+
+    @staticmethod
+    def _check(code):
+        if code != OK:
+            raise ValueError(ERROR_NAMES[code])
+
+
+def play_lines(game, lines):
+    """Play an iterable of log lines into ``game``; raise ``LogError`` if one is bad.
+
+    On a bad line the game has already played everything before it, as if the log
+    had ended there (the last tick judged, steps due by the last time run).
+    """
+    reader = LogReader(game)
+    try:
+        for line in lines:
+            reader.feed(line)
+    except LogError:
+        game.finish()
+        raise
+    reader.end()
+    return reader
+
+
+# ------------------------------------------------------------------- writer
+
+_LINE_MAX = 200  # longest record: "deck" + 52 cards
+
+
+class LogWriter:
+    """Formats log records into one reused buffer (no allocation per record)."""
+
+    def __init__(self):
+        self.buf = bytearray(_LINE_MAX)
+        mv = memoryview(self.buf)
+        # One view per possible line length, made once: slicing later would allocate.
+        self.views = tuple(mv[:n] for n in range(_LINE_MAX + 1))
+
+    def _text(self, i, text):
+        """Copy ASCII ``bytes`` (iterating bytes gives ints: no allocation)."""
+        for ch in text:
+            self.buf[i] = ch
+            i += 1
+        return i
+
+    def _int(self, i, value):
+        """Write a non-negative int in decimal at ``i``; return the next index."""
+        buf = self.buf
+        start = i
+        while True:
+            buf[i] = 48 + value % 10
+            value //= 10
+            i += 1
+            if not value:
+                break
+        j = i - 1
+        while start < j:  # digits came out backwards
+            c = buf[start]
+            buf[start] = buf[j]
+            buf[j] = c
+            start += 1
+            j -= 1
+        return i
+
+    def _line(self, i):
+        self.buf[i] = 10
+        return self.views[i + 1]
+
+    def header(self):
+        """Return the ``CSLOG 1`` line."""
+        return self._line(self._text(0, _HEADER))
+
+    def rules(self, rules):
+        """Return a ``rules`` line with every setting of ``rules``."""
+        i = self._text(0, b"rules")
+        for key in KEYS:  # set-up only: encoding allocates
+            i = self._text(i, b" ")
+            i = self._text(i, key.encode())
+            i = self._text(i, b"=")
+            i = self._text(i, rules.text(key).encode())
+        return self._line(i)
+
+    def seed(self, seed):
+        """Return a ``seed N`` line."""
+        return self._line(self._int(self._text(0, b"seed "), seed))
+
+    def deck(self, codes):
+        """Return a ``deck`` line for 52 card codes."""
+        i = self._text(0, b"deck")
+        for c in codes:
+            self.buf[i] = 32
+            i = write_card(self.buf, i + 1, c)
+        return self._line(i)
+
+    def start(self, t):
+        """Return a ``start T`` line."""
+        return self._line(self._int(self._text(0, b"start "), t))
+
+    def press(self, t, player, pos):
+        """Return a ``press T P N`` line."""
+        i = self._int(self._text(0, b"press "), t)
+        buf = self.buf
+        buf[i] = 32
+        buf[i + 1] = 66 if player else 65  # "B" / "A"
+        buf[i + 2] = 32
+        buf[i + 3] = 48 + pos
+        return self._line(i + 4)
+
+    def clock(self, t):
+        """Return a ``clock T`` line."""
+        return self._line(self._int(self._text(0, b"clock "), t))
+
+    def comment(self, text):
+        """Return a ``# text`` line (set-up and diagnostics only)."""
+        return self._line(self._text(self._text(0, b"# "), text[:_LINE_MAX - 4].encode()))
+

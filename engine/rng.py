@@ -1,0 +1,64 @@
+"""The engine's own pseudo-random generator and Fisher-Yates shuffle.
+
+A 30-bit xorshift (shifts 7, 13, 15; full period 2**30 - 1, checked by the order of
+its GF(2) matrix). Every intermediate is masked *before* it is shifted left, so the
+state never leaves MicroPython's small-int range and a step allocates nothing: the
+same seed gives the same numbers on CPython, MicroPython and CircuitPython.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(value):
+        """Stand-in for ``micropython.const``."""
+        return value
+
+MASK30 = const((1 << 30) - 1)
+SEED_LIMIT = const(1 << 30)
+_WARMUP = const(20)  # steps that spread a small seed's bits over the state
+
+
+class Rng:
+    """30-bit xorshift generator; ``seed`` is an int in ``[0, 2**30)``."""
+
+    def __init__(self, seed=0):
+        self.state = 1
+        self.seed(seed)
+
+    def seed(self, seed):
+        """Restart the sequence from ``seed`` (seeds 0 and 2**30-1 coincide)."""
+        if not 0 <= seed < SEED_LIMIT:
+            raise ValueError("seed must be in [0, 2**30)")
+        self.state = seed % MASK30 + 1  # never 0: xorshift's fixed point
+        for _ in range(_WARMUP):
+            self.next()
+
+    def next(self):
+        """Return the next state, an int in ``[1, 2**30)``."""
+        x = self.state
+        x ^= (x & 0x7FFFFF) << 7  # 0x7FFFFF = MASK30 >> 7
+        x ^= x >> 13
+        x ^= (x & 0x7FFF) << 15  # 0x7FFF = MASK30 >> 15
+        self.state = x
+        return x
+
+    def below(self, n):
+        """Return a uniform int in ``[0, n)`` for ``1 <= n <= 2**20``."""
+        bits = 0
+        while (1 << bits) < n:
+            bits += 1
+        while True:
+            r = self.next() >> (30 - bits)  # top bits are the best mixed
+            if r < n:
+                return r
+
+
+def shuffle(rng, buf, n):
+    """Shuffle ``buf[0:n]`` in place (Fisher-Yates, from the top index down)."""
+    i = n - 1
+    while i > 0:
+        j = rng.below(i + 1)
+        c = buf[i]
+        buf[i] = buf[j]
+        buf[j] = c
+        i -= 1

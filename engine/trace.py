@@ -1,0 +1,69 @@
+"""The replay trace of LOG.md: one JSON object per line for every game event.
+
+:class:`Tracer` is a game sink that formats each event as the JSON text CPython's
+``json.dumps`` would give (same key order and spacing), by hand, so MicroPython
+(which may lack ``json``) produces byte-identical traces. It allocates strings: it
+is for replays and tests, not for the device's main loop.
+"""
+
+from engine.cards import CARD_NAMES
+from engine.game import (
+    EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_TICK, EVENT_NAMES, OUTCOME_NAMES,
+    PLAYER_NAMES, RESULT_NAMES, WHY_NAMES, COVER,
+)
+
+
+def _cards(tops):
+    return "[" + ", ".join('"%s"' % CARD_NAMES[c] for c in tops) + "]"
+
+
+def _positions(mask):
+    return "[" + ", ".join(str(p) for p in range(8) if (mask >> p) & 1) + "]"
+
+
+class Tracer:
+    """Game sink writing trace lines through ``write(text)`` (no newline)."""
+
+    def __init__(self, game, write):
+        self.game = game
+        self.write = write
+        game.sink = self.event
+
+    def event(self, ev, t, i):
+        """Format one engine event (see ``engine.game``) as a JSON line."""
+        g = self.game
+        head = '{"ev": "%s", "t": %d' % (EVENT_NAMES[ev], t)
+        if ev == EV_DEAL:
+            body = ', "tops": %s, "packs": [%d, %d]' % (_cards(g.tops), g.packs[0], g.packs[1])
+        elif ev == EV_PRESS:
+            r = g.tick_result[i]
+            body = ', "p": "%s", "pos": %d, "r": "%s"' % (
+                PLAYER_NAMES[g.tick_player[i]], g.tick_pos[i], RESULT_NAMES[r])
+            if r == COVER:
+                body += ', "card": "%s"' % CARD_NAMES[g.tick_card[i]]
+        elif ev == EV_TICK:
+            body = ', "tops": %s, "packs": [%d, %d], "coverable": %s' % (
+                _cards(g.tops), g.packs[0], g.packs[1], _positions(g.coverable))
+        elif ev == EV_OVER:
+            body = ', "result": "%s", "why": "%s"' % (OUTCOME_NAMES[g.result], WHY_NAMES[g.why])
+        elif ev == EV_MATCH:
+            body = ', "winner": "%s", "score": [%d, %d]' % (
+                OUTCOME_NAMES[g.match_winner], g.score[0], g.score[1])
+        else:
+            body = ""
+        self.write(head + body + "}")
+
+
+def replay_text(text, rules=None):
+    """Replay a whole log text; return ``(trace_lines, error_or_None)``."""
+    from engine.game import Game
+    from engine.log import LogError, play_lines
+
+    game = Game(rules)
+    lines = []
+    Tracer(game, lines.append)
+    try:
+        play_lines(game, text.split("\n"))
+    except LogError as err:
+        return lines, err
+    return lines, None

@@ -1,0 +1,1 @@
+"""Desktop tools: replay, emulator, simulator, benchmarks, deploy."""
