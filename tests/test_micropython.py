@@ -1,0 +1,86 @@
+"""Run every tests/mpy/vm_*.py inside the MicroPython 1.27 WebAssembly VM.
+
+Each script must exit 0 and print "OK" as its last line (mpyharness.Report.done()).
+A script may raise its VM timeout with a line "# vm-timeout: SECONDS" near the top.
+Also checks that tests/mpy/vm.mjs itself reports failures and kills hung VMs.
+"""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MPY = ROOT / "tests" / "mpy"
+VM = MPY / "vm.mjs"
+PKG = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+SCRIPTS = sorted(MPY.glob("vm_*.py"))
+DEFAULT_TIMEOUT = 120
+
+
+def run_vm(script, timeout=DEFAULT_TIMEOUT):
+    """Run script in the VM; returns the CompletedProcess (text, stdout/stderr captured)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node not found on PATH: the MicroPython VM tests need Node.js 20+")
+    if not PKG.is_dir():
+        pytest.fail(f"{PKG.relative_to(ROOT)} is missing: run `make test` (it runs `npm ci`)")
+    # The outer timeout is only a backstop: vm.mjs kills the VM itself (exit 124).
+    return subprocess.run(
+        [node, str(VM), "--timeout", str(timeout), str(script)],
+        cwd=ROOT, capture_output=True, text=True, timeout=timeout + 30,
+    )
+
+
+def script_timeout(script):
+    m = re.search(r"^#\s*vm-timeout:\s*(\d+)", script.read_text()[:2000], re.M)
+    return int(m.group(1)) if m else DEFAULT_TIMEOUT
+
+
+def test_vm_scripts_exist():
+    assert SCRIPTS, f"no vm_*.py scripts in {MPY}"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+def test_vm_script(script):
+    p = run_vm(script, script_timeout(script))
+    out = f"--- stdout\n{p.stdout}\n--- stderr\n{p.stderr}"
+    assert p.returncode == 0, f"{script.name} exited {p.returncode}\n{out}"
+    lines = p.stdout.strip().splitlines()
+    assert lines and lines[-1] == "OK", f"{script.name} did not end with OK\n{out}"
+
+
+# --- the runner itself -------------------------------------------------------
+
+
+def test_vm_reports_python_exception(tmp_path):
+    s = tmp_path / "boom.py"
+    s.write_text("print('before')\ndef f():\n    raise ValueError('boom')\nf()\n")
+    p = run_vm(s, timeout=30)
+    assert p.returncode == 1
+    assert "before" in p.stdout
+    assert "ValueError: boom" in p.stderr and 'boom.py", line 3' in p.stderr
+
+
+def test_vm_passes_sys_exit_code(tmp_path):
+    s = tmp_path / "exit3.py"
+    s.write_text("import sys\nsys.exit(3)\n")
+    assert run_vm(s, timeout=30).returncode == 3
+
+
+def test_vm_exception_under_heap_lock_is_reported_not_hung(tmp_path):
+    s = tmp_path / "locked.py"
+    s.write_text("import micropython\nmicropython.heap_lock()\nx = [1, 2, 3]\n")
+    p = run_vm(s, timeout=30)
+    assert p.returncode == 1, p.stderr
+    assert "MemoryError" in p.stderr
+
+
+def test_vm_timeout_kills_a_hung_vm(tmp_path):
+    s = tmp_path / "spin.py"
+    s.write_text("while True:\n    pass\n")
+    p = run_vm(s, timeout=2)
+    assert p.returncode == 124
+    assert "timeout after 2s" in p.stderr

@@ -1,0 +1,190 @@
+"""Property tests: invariants of the engine over random decks and press streams."""
+
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from cs_helpers import Recorder, all_cards, run
+from engine.cards import CARD_NAMES
+from engine.game import COVER, EV_PRESS, EV_TICK, Game, ILLEGAL, OVER, PLAY
+from engine.rules import Rules
+from engine.ticks import TICKS_PERIOD
+
+RULE_SETS = ["", "tie=coin", "rutter=1", "stuck=0 deal=0 penalty=0", "deadlock=2 deadlock_result=fewer"]
+
+presses = st.lists(
+    st.tuples(st.integers(0, 300), st.sampled_from("AB"), st.integers(0, 7)),
+    min_size=0, max_size=120)
+
+
+def make_log(seed, stream, rules="", start=1000):
+    """A log text for a seeded game and ``(gap_ms, player, pos)`` presses."""
+    lines = ["CSLOG 1"]
+    if rules:
+        lines.append("rules " + rules)
+    lines += ["seed %d" % seed, "start %d" % (start % TICKS_PERIOD)]
+    t = start
+    for gap, player, pos in stream:
+        t += gap
+        lines.append("press %d %s %d" % (t % TICKS_PERIOD, player, pos))
+    lines.append("clock %d" % ((t + 5000) % TICKS_PERIOD))
+    return "\n".join(lines)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
+def test_all_52_cards_are_always_present_exactly_once(seed, stream, rules):
+    game = Game()
+    rec = Recorder(game)
+    checks = []
+
+    def check(ev, t, i):
+        rec.event(ev, t, i)
+        if ev != EV_PRESS:
+            checks.append(sorted(all_cards(game)) == sorted(CARD_NAMES))
+
+    game.sink = check
+    from engine.log import play_lines
+    play_lines(game, make_log(seed, stream, rules).split("\n"))
+    assert checks and all(checks)
+    assert sum(game.packs) + sum(game.heights) == 52
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
+def test_the_same_log_always_gives_the_same_trace(seed, stream, rules):
+    text = make_log(seed, stream, rules)
+    assert run(text)[1].events == run(text)[1].events
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS),
+       st.integers(0, 20000))
+def test_a_game_across_the_clock_wrap_plays_like_one_without(seed, stream, rules, before_wrap):
+    plain = run(make_log(seed, stream, rules, start=1000))[1].events
+    start = TICKS_PERIOD - before_wrap
+    wrapped = run(make_log(seed, stream, rules, start=start))[1].events
+    for e in wrapped:
+        e["t"] = (e["t"] - start + 1000) % TICKS_PERIOD
+    assert wrapped == plain
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS), st.randoms())
+def test_reading_order_of_simultaneous_presses_never_changes_the_outcome(seed, stream, rules, rnd):
+    # Make ticks with several presses: group the stream into bursts sharing a time.
+    bursty = [(gap if i % 4 == 0 else 0, p, pos) for i, (gap, p, pos) in enumerate(stream)]
+    game1, rec1, _ = run(make_log(seed, bursty, rules))
+    groups, order = [], []
+    for item in bursty:
+        if item[0] or not groups:
+            groups.append([])
+        groups[-1].append(item)
+    for group in groups:
+        gap = group[0][0]
+        moved = group[:]
+        rnd.shuffle(moved)
+        order += [(gap if k == 0 else 0, p, pos) for k, (_, p, pos) in enumerate(moved)]
+    game2, rec2, _ = run(make_log(seed, order, rules))
+
+    def outcome(game, rec):
+        per_tick = sorted("%d%s%d%s" % (e["t"], e["p"], e["pos"], e["r"]) for e in rec.of("press"))
+        return (list(game.tops), list(game.packs), game.pending, game.phase,
+                [e for e in rec.events if e["ev"] != "press"], per_tick)
+
+    assert outcome(game1, rec1) == outcome(game2, rec2)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
+def test_a_press_is_illegal_exactly_when_its_position_was_not_coverable(seed, stream, rules):
+    game = Game()
+    coverable_at_tick = {}
+    verdicts = []
+
+    def sink(ev, t, i):
+        if ev == EV_PRESS:
+            r = game.tick_result[i]
+            if r in (COVER, ILLEGAL):
+                verdicts.append((t, game.tick_pos[i], r))
+
+    game.sink = sink
+    lines = make_log(seed, stream, rules).split("\n")
+    from engine.log import LogReader
+    reader = LogReader(game)
+    for line in lines:
+        if line.startswith("press"):
+            t = int(line.split()[1])
+            game.advance(t)  # judge earlier ticks, run steps due by t
+            if not game.tick_n:
+                coverable_at_tick[t] = game.coverable if game.phase == PLAY else None
+        reader.feed(line)
+    reader.end()
+    for t, pos, r in verdicts:
+        mask = coverable_at_tick[t]
+        assert mask is not None
+        assert (r == ILLEGAL) == (not (mask >> pos) & 1)
+
+
+def play_legal(seed, rules, rnd, limit=20000):
+    """Both players press random coverable positions until the game ends."""
+    game = Game(rules)
+    game.shuffle(seed)
+    game.start(0)
+    t = 0
+    for _ in range(limit):
+        t += rnd.randint(1, 400)
+        game.advance(t)
+        if game.phase == OVER:
+            return game
+        if game.phase != PLAY:
+            continue
+        for player in (0, 1):
+            options = [p for p in range(8) if (game.coverable >> p) & 1]
+            if options and rnd.random() < 0.7:
+                game.press(player, rnd.choice(options), t)
+    return game
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, (1 << 30) - 1), st.integers(0, 1 << 20), st.sampled_from(
+    [Rules(), Rules(tie=1), Rules(rutter=1), Rules(deadlock=3, deadlock_result=1)]))
+def test_every_game_ends_when_players_keep_pressing_legal_positions(seed, rseed, rules):
+    game = play_legal(seed, rules, random.Random(rseed))
+    assert game.phase == OVER
+    if game.why == 0:  # out: the winner's pack is empty, the loser's is not
+        assert game.packs[game.result] == 0 and game.packs[1 - game.result] > 0
+
+
+def test_win_results_and_reasons_all_occur_over_many_games():
+    seen = set()
+    rnd = random.Random(4)
+    for seed in range(300):
+        game = play_legal(seed, Rules(deadlock=4), rnd)
+        seen.add((game.result, game.why))
+    assert (0, 0) in seen and (1, 0) in seen and (2, 2) in seen
+
+
+def test_a_tick_event_follows_every_tick_that_judged_a_press():
+    game = Game()
+    events = []
+    game.sink = lambda ev, t, i: events.append((ev, game.tick_result[i] if ev == EV_PRESS else -1))
+    rnd = random.Random(1)
+    game.shuffle(3)
+    game.start(0)
+    t = 0
+    for _ in range(400):
+        t += rnd.randint(0, 3) * 100
+        game.press(rnd.randint(0, 1), rnd.randint(0, 7), t)
+    game.finish()
+    i = 0
+    while i < len(events):
+        if events[i][0] != EV_PRESS:
+            i += 1
+            continue
+        j = i
+        while j < len(events) and events[j][0] == EV_PRESS:
+            j += 1
+        judged = any(r != 5 for _, r in events[i:j])
+        assert judged == (j < len(events) and events[j][0] == EV_TICK)
+        i = j
