@@ -6,6 +6,7 @@ and exits with status 2.
 """
 
 import argparse
+import io
 import sys
 
 from engine.game import Game
@@ -33,7 +34,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.log == "-":
-            stream = sys.stdin
+            stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
             status = replay(stream, sys.stdout)
         else:
             with open(args.log, encoding="utf-8") as stream:
