@@ -183,7 +183,9 @@ class Game:
             raise ValueError("rules can only change before a match starts")
         rules.check()
         self.rules.copy_from(rules)
+        has_deck = self.has_deck  # a seed or deck may already wait for its start
         self.new_match()
+        self.has_deck = has_deck
 
     def shuffle(self, seed):
         """Prepare the next game's deck: Fisher-Yates from ``seed``."""
