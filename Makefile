@@ -25,7 +25,7 @@ test: export SDL_VIDEODRIVER = dummy
 test: export SDL_AUDIODRIVER = dummy
 test: export PYTHONDONTWRITEBYTECODE = 1
 test: venv node_modules
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(VENV)/bin/pytest -q -p no:cacheprovider tests
 
 play: venv
 	@if [ -e tools/emulate.py ] || [ -e tools/emulate/__main__.py ]; then \

@@ -2,6 +2,7 @@
 
 Modules, one job each:
 
+* ``compat`` -- ``const`` for MicroPython and CPython alike.
 * ``ticks``  -- wrap-aware millisecond arithmetic (CircuitPython's 2**29 tick counter).
 * ``cards``  -- card codes and their two-letter notation.
 * ``rng``    -- the engine's own 30-bit xorshift generator and Fisher-Yates shuffle.

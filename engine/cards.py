@@ -5,12 +5,7 @@ suit 0..3 is C D H S. Only the rank matters to the rules (``code >> 2``); the su
 is for the screen. :data:`NO_CARD` (255) marks an empty position.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(value):
-        """Stand-in for ``micropython.const``."""
-        return value
+from engine.compat import const
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -51,12 +51,7 @@ from engine.rng import Rng, shuffle
 from engine.rules import Rules, TIE_COIN, DEADLOCK_FEWER
 from engine.ticks import ticks_add, ticks_diff
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(value):
-        """Stand-in for ``micropython.const``."""
-        return value
+from engine.compat import const
 
 PLAYER_A = const(0)
 PLAYER_B = const(1)

@@ -6,12 +6,7 @@ state never leaves MicroPython's small-int range and a step allocates nothing: t
 same seed gives the same numbers on CPython, MicroPython and CircuitPython.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(value):
-        """Stand-in for ``micropython.const``."""
-        return value
+from engine.compat import const
 
 MASK30 = const((1 << 30) - 1)
 SEED_LIMIT = const(1 << 30)

@@ -4,12 +4,7 @@ Defaults are those of RULES.md. Every value is a small int, so a game reads them
 without allocating. Bad values raise ``ValueError`` here, at set-up, never mid-game.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(value):
-        """Stand-in for ``micropython.const``."""
-        return value
+from engine.compat import const
 
 TIE_REPLAY = const(0)
 TIE_COIN = const(1)

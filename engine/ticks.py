@@ -7,12 +7,7 @@ the wrap plays exactly like one that does not. All intermediates stay below 2**3
 so nothing here allocates a long int on MicroPython.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(value):
-        """Stand-in for ``micropython.const``."""
-        return value
+from engine.compat import const
 
 TICKS_PERIOD = const(1 << 29)
 TICKS_MAX = const((1 << 29) - 1)
