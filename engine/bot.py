@@ -1,0 +1,302 @@
+"""The CPU opponent: a bot that sees and presses like a person.
+
+The bot reads only what a player at the table sees -- the game's public views
+``phase``, ``tops``, ``coverable`` (pending positions included), ``lock_left`` (its
+own pad's lock) and ``changes`` -- never the packs, the deck or the game's
+generator (tests/test_bot.py runs it through a proxy that exposes nothing else),
+and presses nothing itself: ``step(now)`` returns a
+position and the caller presses it through ``game.press(player, pos, now)`` exactly
+as it would a human's press (and logs it), so a bot game's log replays card for card.
+
+Driving it (allocation-free after set-up)::
+
+    bot = Bot(game, PLAYER_B, NORMAL, seed)   # set-up
+    bot.reset(now)                            # whenever a game starts
+    # every loop iteration, *after* game.advance(now):
+    pos = bot.step(now)
+    if pos >= 0:
+        game.press(PLAYER_B, pos, now)
+    bot.next_time()   # earliest time step() may act if nothing changes, or -1
+
+How it plays (all delays drawn uniformly from the level's ranges, ms):
+
+* **Seeing.** When the table changes, every position that has newly become
+  coverable (or whose top card changed while coverable) is *noticed* one reaction
+  time later (one draw per look at the table). During the deal the bot already
+  scans the face-up cards for pairs, as a person does. With probability ``miss``
+  a position is overlooked for an extra ``miss`` delay.
+* **Pressing.** When its hand is free the bot picks the position it noticed first
+  (on equal times, scanning from its own left: own row, then the far row), commits to it and presses it one movement
+  time later: one card at a time. If the target stops being coverable meanwhile
+  (the opponent was faster), the bot stops its hand when that happened at least
+  the minimum reaction time before the press; a later change it can only catch
+  with probability ``abort`` -- otherwise it presses and takes the lock.
+* **Slips.** With probability ``slip`` a chosen press goes to a random position that
+  is not coverable (an illegal press: the pad locks). The bot waits out its lock.
+
+Levels (``LEVELS``; per-card time is reaction + movement when the bot is idle):
+
+===========  ===========  ==========  ===========  ===============  ======  =======
+level        reaction     movement    per card     missed for       slips   abort
+===========  ===========  ==========  ===========  ===============  ======  =======
+beginner     400-2000     100-1000    500-3000     20 %: 1000-3000  5 %     20 %
+normal       200-500      100-300     300-800      10 %: 500-2000   2 %     50 %
+expert       120-300      60-180      180-480      4 %: 300-1000    1 %     75 %
+perfect      0            1-4         1-4          never            never   100 %
+===========  ===========  ==========  ===========  ===============  ======  =======
+
+(Times in ms. "missed for": chance that a new coverable position is overlooked, and
+for how long. "slips": chance that a chosen press goes to a wrong position.
+"abort": chance to stop a press whose target vanished less than the minimum
+reaction time before it.)
+
+Anchors: other speed games' AI waits 300-800 ms per card (normal), scaled x0.6 for
+a fast player (expert) and about x2 for a slow one, and beginners take 500-3000 ms
+per card. ``perfect`` is for tests: it never presses an illegal position (given
+that the caller advances the game to ``now`` before ``step(now)``); its random
+1-4 ms movement breaks same-position ties between two perfect bots.
+
+Randomness comes from the bot's own :class:`engine.rng.Rng` (never the game's, which
+decides coin ties and must match a replay that has no bots). Draws happen only when
+the bot looks at a changed table or chooses a press, never per call, so how often
+``step`` is called changes the bot's timing by at most the call interval and never
+its sequence of random numbers. ``step`` is cheap when nothing changed: one
+counter comparison and one time comparison.
+"""
+
+from engine.compat import const
+from engine.rng import Rng
+from engine.ticks import ticks_add, ticks_diff
+
+
+BEGINNER = const(0)
+NORMAL = const(1)
+EXPERT = const(2)
+PERFECT = const(3)
+LEVEL_NAMES = ("beginner", "normal", "expert", "perfect")
+
+# Parameter indices within a level's row.
+REACT_MIN = const(0)
+REACT_MAX = const(1)
+MOVE_MIN = const(2)
+MOVE_MAX = const(3)
+MISS_PCT = const(4)
+MISS_MIN = const(5)
+MISS_MAX = const(6)
+SLIP_PCT = const(7)
+CHECK_PCT = const(8)
+N_PARAMS = const(9)
+
+# One row of small ints per level, read by index (no allocation).
+LEVELS = (
+    (400, 2000, 100, 1000, 20, 1000, 3000, 5, 20),  # beginner
+    (200, 500, 100, 300, 10, 500, 2000, 2, 50),  # normal
+    (120, 300, 60, 180, 4, 300, 1000, 1, 75),  # expert
+    (0, 0, 1, 4, 0, 0, 0, 0, 100),  # perfect
+)
+
+_DEALING = const(1)  # engine.game phases (not imported: keeps the bot light)
+_PLAY = const(2)
+_ALL = const(0xFF)
+
+
+def level_params(level):
+    """Return a level's parameter row from an index, a name or a 9-int tuple."""
+    if isinstance(level, str):
+        level = LEVEL_NAMES.index(level)
+    if isinstance(level, int):
+        return LEVELS[level]
+    if len(level) != N_PARAMS:
+        raise ValueError("a level is %d ints" % N_PARAMS)
+    for v in level:
+        if not 0 <= v < (1 << 20):
+            raise ValueError("level parameters must be in [0, 2**20)")
+    return tuple(level)
+
+
+class Bot:
+    """A CPU player for ``player`` (0 = A, 1 = B) of ``game``."""
+
+    def __init__(self, game, player, level=NORMAL, seed=0):
+        self.game = game
+        self.player = player
+        self.p = level_params(level)
+        for lo in (REACT_MIN, MOVE_MIN, MISS_MIN):  # set-up only
+            if self.p[lo] > self.p[lo + 1]:
+                raise ValueError("level parameter %d: min > max" % lo)
+        self.rng = Rng(seed)
+        self.notice = [0, 0, 0, 0, 0, 0, 0, 0]  # when each watched position is seen
+        self.seen_top = bytearray(8)  # tops at the last look
+        self._ranks = bytearray(13)  # pair scan during the deal
+        self.reset(0)
+
+    def reset(self, now, seed=-1):
+        """Forget the table (a game starts at ``now``); reseed if ``seed >= 0``."""
+        if seed >= 0:
+            self.rng.seed(seed)
+        self.seen = -1  # game.changes at the last look (-1: look at once)
+        self.mask = 0  # positions that looked coverable at the last look
+        self.watch = 0  # positions with a notice time
+        self.target = -1  # committed press, or -1
+        self.wrong = False  # the committed press is a slip
+        self.gone = False  # the target stopped being coverable since it was chosen
+        self.gone_at = now
+        self.press_at = now
+        self.free_at = now  # the hand is busy (or the pad locked) until then
+        self.wake = now  # earliest time step() may act, -1: only on a change
+        self.presses = 0
+
+    def next_time(self):
+        """Return the earliest time ``step`` may press if nothing changes, or -1."""
+        return self.wake
+
+    # ------------------------------------------------------------------ step
+
+    def step(self, now):
+        """Return the position to press at ``now`` (0-7), or -1."""
+        if self.game.changes != self.seen:
+            self._look(now)
+        elif self.wake < 0 or ticks_diff(now, self.wake) < 0:
+            return -1  # the cheap path: nothing new, nothing due
+        return self._act(now)
+
+    def _draw(self, lo, hi):
+        """Uniform int in [lo, hi] from the bot's own generator."""
+        if hi <= lo:
+            return lo
+        return lo + self.rng.below(hi - lo + 1)
+
+    def _visible(self):
+        """Mask of positions a player can see are (or will be) coverable."""
+        g = self.game
+        if g.phase == _PLAY:
+            return g.coverable
+        if g.phase != _DEALING:
+            return 0
+        # Dealing: fresh stacks, so coverable will be exactly the paired ranks.
+        ranks = self._ranks
+        for r in range(13):
+            ranks[r] = 0
+        tops = g.tops
+        for pos in range(8):
+            ranks[tops[pos] >> 2] += 1
+        mask = 0
+        for pos in range(8):
+            if ranks[tops[pos] >> 2] > 1:
+                mask |= 1 << pos
+        return mask
+
+    def _look(self, now):
+        """The table changed: update what is watched and when it will be seen."""
+        g = self.game
+        p = self.p
+        self.seen = g.changes
+        mask = self._visible()
+        tops = g.tops
+        old = self.mask
+        react = -1  # one reaction draw per look, made only if something is new
+        for pos in range(8):
+            bit = 1 << pos
+            if not mask & bit:
+                self.watch &= ~bit
+            elif not old & bit or tops[pos] != self.seen_top[pos]:
+                if react < 0:
+                    react = self._draw(p[REACT_MIN], p[REACT_MAX])
+                delay = react
+                if p[MISS_PCT] and self.rng.below(100) < p[MISS_PCT]:
+                    delay += self._draw(p[MISS_MIN], p[MISS_MAX])
+                self.notice[pos] = ticks_add(now, delay)
+                self.watch |= bit
+        t = self.target
+        if t >= 0 and not self.wrong and not self.gone and not (mask >> t) & 1:
+            self.gone = True  # the target went away: from now on it can be seen
+            self.gone_at = now
+        self.mask = mask
+        self.seen_top[0:8] = tops
+        left = g.lock_left(self.player, now)
+        if left and ticks_diff(ticks_add(now, left), self.free_at) > 0:
+            self.free_at = ticks_add(now, left)  # wait out the lock
+        if g.phase != _PLAY and g.phase != _DEALING:
+            self.target = -1  # stuck or over: the hand comes back
+
+    def _act(self, now):
+        g = self.game
+        if g.phase != _PLAY:
+            self.wake = -1  # the end of the deal is a change: look then
+            return -1
+        if ticks_diff(now, self.free_at) < 0:
+            self.wake = self.free_at
+            if self.target >= 0 and ticks_diff(self.press_at, self.wake) > 0:
+                self.wake = self.press_at
+            return -1
+        if self.target < 0 and not self._choose(now):
+            return -1
+        if ticks_diff(now, self.press_at) < 0:
+            self.wake = self.press_at
+            return -1
+        pos = self.target
+        self.target = -1
+        if self.gone and (ticks_diff(now, self.gone_at) >= self.p[REACT_MIN]
+                          or self.rng.below(100) < self.p[CHECK_PCT]):
+            # Saw in time that the target went away: take the next one.
+            if not self._choose(now):
+                return -1
+            if ticks_diff(now, self.press_at) < 0:
+                self.wake = self.press_at
+                return -1
+            pos = self.target
+            self.target = -1
+        # The press is judged once time moves on; look again from now + 1.
+        self.free_at = ticks_add(now, 1)
+        self.wake = self.free_at
+        self.presses += 1
+        return pos
+
+    def _first_notice(self):
+        """Earliest notice time among watched positions, or -1."""
+        best = -1
+        notice = self.notice
+        for pos in range(8):
+            if (self.watch >> pos) & 1 and (best < 0 or ticks_diff(notice[pos], best) < 0):
+                best = notice[pos]
+        return best
+
+    def _choose(self, now):
+        """Commit to the next press; False (and ``wake`` set) if none is due."""
+        notice = self.notice
+        best = -1
+        base = self.player * 4
+        for k in range(8):
+            # On equal notice times, scan from the player's own left: own row
+            # left to right, then the far row (so two players split a pair).
+            pos = base + k if k < 4 else (base ^ 4) + 7 - k
+            if (self.watch >> pos) & 1 and ticks_diff(now, notice[pos]) >= 0:
+                if best < 0 or ticks_diff(notice[pos], notice[best]) < 0:
+                    best = pos
+        if best < 0:
+            self.wake = self._first_notice()
+            return False
+        p = self.p
+        self.wrong = False
+        bad = ~self.game.coverable & _ALL
+        if bad and p[SLIP_PCT] and self.rng.below(100) < p[SLIP_PCT]:
+            k = self.rng.below(_popcount(bad))  # the k-th non-coverable position
+            for pos in range(8):
+                if (bad >> pos) & 1:
+                    if not k:
+                        best = pos
+                        break
+                    k -= 1
+            self.wrong = True
+        self.target = best
+        self.gone = False
+        self.press_at = ticks_add(now, self._draw(p[MOVE_MIN], p[MOVE_MAX]))
+        return True
+
+
+def _popcount(mask):
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
