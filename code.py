@@ -1,0 +1,18 @@
+"""California Speed handheld: CircuitPython entry point.
+
+Picks the board profile (``hw.profiles``, overridable in ``settings.toml``), builds
+the display, the two pads + START and the app, and runs the main loop
+(``hw.main.run``). Match logs stream over ``usb_cdc.data`` (enabled by ``boot.py``).
+
+Implementation Notes
+--------------------
+
+**Hardware:** see ``hw/profiles.py`` and ``docs/BUILD.md``.
+
+**Software and Dependencies:** CircuitPython 10 (9.x works); libraries listed in
+``lib/requirements.txt``; this project's ``engine/`` and ``hw/`` packages.
+"""
+
+from hw.main import run
+
+run()

@@ -1,0 +1,348 @@
+"""The handheld's flow: title, menu, a match game after game, pause, the main-loop step.
+
+:meth:`App.step` is one turn of the main loop, given ``now`` (``ticks_ms()`` read
+just before). Its order never hands the engine a time behind its clock:
+
+1. drain the button queue: each pad press goes to the engine with *its own*
+   timestamp (a timestamp behind ``game.clock`` -- which the scanner should never
+   produce -- is clamped to the clock and the clamp is logged); START is handled
+   here too; an overflowed queue is cleared, counted and logged;
+2. ``game.advance(now)`` (the engine ignores a time behind its clock); a ``clock``
+   line is logged when time alone changed the game, and every few seconds;
+3. flow: start the next game, notice a game's end, ...;
+4. CPU seats step at ``now`` and press through the same path as a pad;
+5. draw what changed, then ``display.refresh()`` once.
+
+Every press given to the engine is logged (``hw.serial_log``), so the streamed log
+replays to exactly the device's game. A match runs game after game until one player
+has won it; a drawn game is followed by another game with a fresh shuffle (a new
+seed from the device's own generator). START pauses and resumes (presses are not
+played while paused; the engine's clock keeps running, so a deal or a stuck pause
+may end during a pause); holding START for a second returns to the menu.
+
+Implementation Notes
+--------------------
+
+**Software and Dependencies:** ``engine`` (game, rules, log, rng, ticks); ``hw``
+views, menu, seats, serial log, buzzer. No CircuitPython-only module is imported
+here: the display, the buttons, the serial port and the piezo are passed in.
+"""
+
+from engine.game import (
+    DEALING, DRAW, ERROR_NAMES, EV_OVER, EV_PRESS, COVER, ILLEGAL, OK, OVER, PLAY, STUCK,
+    WHY_DEADLOCK, WIN_A, Game,
+)
+from engine.rng import Rng, SEED_LIMIT
+from engine.rules import Rules
+from engine.ticks import ticks_add, ticks_diff
+from hw import table_view as tv
+from hw.buzzer import SOUND_COVER, SOUND_ILLEGAL, SOUND_NONE, SOUND_OVER, Silent
+from hw.menu import Menu, bot_levels
+from hw.menu_view import MenuView, TitleView
+from hw.pads import KEY_START, position
+from hw.seats import CpuSeat, HumanSeat
+from hw.serial_log import MatchLog
+
+# Modes.
+TITLE = 0
+MENU = 1
+READY = 2  # a match is on: "get ready" before a game
+GAME = 3  # a game is being played
+RESULT = 4  # a game has ended: its result is shown
+DONE = 5  # the match has been won
+MODE_NAMES = ("title", "menu", "ready", "game", "result", "done")
+
+READY_MS = 1500
+RESULT_MS = 2500
+GO_MS = 800
+LONG_PRESS_MS = 1000
+CLOCK_EVERY_MS = 5000
+
+OVERFLOW_TEXT = "keypad queue overflowed: presses were lost"
+ABANDON_TEXT = "match abandoned (START held)"
+
+
+def boot_seed():
+    """Return a seed for the device's generator from ``os.urandom`` (or the clock)."""
+    try:
+        import os
+        data = os.urandom(4)
+        value = 0
+        for byte in data:
+            value = (value << 8) | byte
+        return value % SEED_LIMIT
+    except (ImportError, NotImplementedError, AttributeError):
+        import supervisor
+        return supervisor.ticks_ms() % SEED_LIMIT
+
+
+class App:
+    """The firmware: give it a display, buttons and (optionally) a serial port."""
+
+    def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
+                 levels=None):
+        self.display = display
+        self.buttons = buttons
+        self.log = MatchLog(port)
+        self.game = Game(Rules(), self._on_event)
+        self.menu = Menu(bot_levels() if levels is None else levels)
+        self.nvm = nvm
+        self.menu.load(nvm)
+        width = display.width
+        height = display.height
+        self.title_view = TitleView(width, height)
+        self.menu_view = MenuView(width, height, self.menu)
+        self.table = tv.TableView(width, height)
+        self.seeds = Rng(boot_seed() if seed is None else seed % SEED_LIMIT)
+        self.seats = [HumanSeat(), HumanSeat()]
+        self.buzzer = buzzer if buzzer is not None else Silent()
+        self.mode = -1
+        self.paused = False
+        self.hints = False
+        self.until = 0
+        self.start_down = False
+        self.start_at = 0
+        self.start_long = False
+        self.first_play = False
+        self.play_since = 0
+        self.logged_at = 0
+        self.sound = SOUND_NONE
+        self.overflows = 0
+        self.clamps = 0
+        self.frames = 0
+        self._show(TITLE)
+
+    # ---------------------------------------------------------------- the loop
+
+    def step(self, now):
+        """One turn of the main loop at ``now`` (see the module docstring)."""
+        self._read_buttons(now)
+        if self.start_down and not self.start_long and \
+                ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
+            self.start_long = True
+            self._start_held()
+        if self.mode >= READY:
+            self._advance(now)
+            self._flow(now)
+            self._cpu(now)
+        self._draw(now)
+        if self.sound:
+            self.buzzer.beep(self.sound, now)
+            self.sound = SOUND_NONE
+        self.buzzer.update(now)
+        self.display.refresh()
+        self.frames += 1
+
+    def _read_buttons(self, now):
+        buttons = self.buttons
+        while buttons.read():
+            key = buttons.key
+            if key == KEY_START:
+                self._start_key(buttons.pressed, buttons.timestamp, now)
+                continue
+            if key > 15 or not buttons.pressed:
+                continue
+            seat = key >> 3
+            mode = self.mode
+            if mode == GAME:
+                if not self.paused and self.seats[seat].human:
+                    self.press(seat, position(seat, key & 7), buttons.timestamp)
+            elif mode == MENU:
+                self._menu_key(key & 3)
+            elif mode == TITLE or mode == DONE:
+                self._show(MENU)
+        if buttons.check_overflow():
+            self.overflows += 1
+            self.log.comment(OVERFLOW_TEXT)
+
+    def press(self, seat, pos, t):
+        """Give the engine a press by ``seat`` on ``pos`` at ``t``, and log it."""
+        game = self.game
+        if ticks_diff(t, game.clock) < 0:
+            self.clamps += 1
+            self.log.comment("press time %d is behind the clock %d: clamped" % (t, game.clock))
+            t = game.clock
+        code = game.press(seat, pos, t)
+        if code == OK:
+            self.log.press(t, seat, pos)
+            self.logged_at = t
+        else:
+            self.log.comment(ERROR_NAMES[code])
+
+    def _advance(self, now):
+        game = self.game
+        before = game.changes
+        game.advance(now)
+        if game.changes != before or ticks_diff(game.clock, self.logged_at) >= CLOCK_EVERY_MS:
+            self.log.clock(game.clock)
+            self.logged_at = game.clock
+
+    def _flow(self, now):
+        if self.paused:
+            return
+        game = self.game
+        mode = self.mode
+        if mode == READY:
+            if ticks_diff(now, self.until) >= 0:
+                self._start_game(now)
+        elif mode == GAME:
+            if game.phase == OVER:
+                self.mode = RESULT
+                self.until = ticks_add(now, RESULT_MS)
+        elif mode == RESULT:
+            if ticks_diff(now, self.until) >= 0:
+                if game.match_over:
+                    self.mode = DONE
+                else:
+                    self._ready(now)
+
+    def _cpu(self, now):
+        if self.mode != GAME or self.paused:
+            return
+        for seat in range(2):
+            controller = self.seats[seat]
+            if not controller.human:
+                pos = controller.step(now)
+                if 0 <= pos < 8:
+                    self.press(seat, pos, now)
+
+    def _draw(self, now):
+        mode = self.mode
+        if mode == TITLE:
+            self.title_view.update(now)
+        elif mode == MENU:
+            self.menu_view.update(now)
+        else:
+            game = self.game
+            if self.first_play and game.phase == PLAY:
+                self.first_play = False
+                self.play_since = now
+            self.table.update(game, now, self.message(now), self.hints)
+
+    def message(self, now):
+        """Return the message id (``hw.table_view.MSG_*``) the table shows at ``now``."""
+        if self.paused:
+            return tv.MSG_PAUSED
+        game = self.game
+        mode = self.mode
+        if mode == READY:
+            return tv.MSG_READY
+        if mode == GAME:
+            phase = game.phase
+            if phase == DEALING:
+                return tv.MSG_DEAL
+            if phase == STUCK:
+                return tv.MSG_STUCK
+            if phase == PLAY and not self.first_play and ticks_diff(now, self.play_since) < GO_MS:
+                return tv.MSG_GO
+            return tv.MSG_NONE
+        if mode == DONE:
+            return tv.MSG_MATCH_A if game.match_winner == WIN_A else tv.MSG_MATCH_B
+        if mode == RESULT:
+            if game.result == DRAW:
+                return tv.MSG_DEADLOCK if game.why == WHY_DEADLOCK else tv.MSG_DRAW
+            return tv.MSG_WIN_A if game.result == WIN_A else tv.MSG_WIN_B
+        return tv.MSG_NONE
+
+    # ------------------------------------------------------------ transitions
+
+    def _show(self, mode):
+        self.mode = mode
+        if mode == TITLE:
+            group = self.title_view.group
+        elif mode == MENU:
+            group = self.menu_view.group
+            self.paused = False
+        else:
+            group = self.table.group
+        if self.display.root_group is not group:
+            self.display.root_group = group
+
+    def _start_key(self, pressed, t, now):
+        if pressed:
+            self.start_down = True
+            self.start_at = t
+            self.start_long = False
+            return
+        if self.start_down and not self.start_long:
+            self._start_tapped(now)
+        self.start_down = False
+
+    def _start_tapped(self, now):
+        mode = self.mode
+        if mode == TITLE or mode == DONE:
+            self._show(MENU)
+        elif mode == MENU:
+            self.begin_match(now)
+        else:
+            self.paused = not self.paused
+
+    def _start_held(self):
+        if self.mode >= READY and self.mode != DONE:
+            self.log.comment(ABANDON_TEXT)
+        if self.mode != TITLE:
+            self._show(MENU)
+
+    def _menu_key(self, button):
+        menu = self.menu
+        if button == 0:
+            menu.move(-1)
+        elif button == 1:
+            menu.move(1)
+        elif button == 2:
+            menu.change(-1)
+        else:
+            menu.change(1)
+
+    def begin_match(self, now):
+        """Start a match with the menu's choices; the first game follows shortly."""
+        menu = self.menu
+        menu.save(self.nvm)
+        game = self.game
+        game.new_match()
+        game.set_rules(menu.rules())
+        self.log.match(game.rules)
+        self.seats[0] = HumanSeat()
+        if menu.vs_cpu():
+            self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next())
+        else:
+            self.seats[1] = HumanSeat()
+        self.hints = menu.hints()
+        self.paused = False
+        self._ready(now)
+        self._show(READY)
+
+    def _ready(self, now):
+        self.mode = READY
+        self.until = ticks_add(now, READY_MS)
+
+    def _start_game(self, now):
+        game = self.game
+        t = now if ticks_diff(now, game.clock) >= 0 else game.clock
+        seed = self.seeds.next()
+        game.shuffle(seed)
+        code = game.start(t)
+        if code != OK:
+            self.log.comment(ERROR_NAMES[code])
+            self._show(MENU)
+            return
+        self.log.game(seed, t)
+        self.logged_at = t
+        for controller in self.seats:
+            controller.reset(t)
+        self.first_play = True
+        self.mode = GAME
+
+    def _on_event(self, ev, t, i):
+        """Engine sink: pick a sound (reads views only, never calls the game)."""
+        sound = SOUND_NONE
+        if ev == EV_PRESS:
+            result = self.game.tick_result[i]
+            if result == COVER:
+                sound = SOUND_COVER
+            elif result == ILLEGAL:
+                sound = SOUND_ILLEGAL
+        elif ev == EV_OVER:
+            sound = SOUND_OVER
+        if sound > self.sound:
+            self.sound = sound

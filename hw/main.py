@@ -1,0 +1,51 @@
+"""Start-up: pick the board profile, build display, buttons, piezo and app; run the loop.
+
+``code.py`` calls :func:`run`. :func:`build` is separate so that tests and the
+desktop emulator can build the same firmware on CPython (with the stand-ins of
+``tools.cpstubs`` installed) and drive :meth:`hw.app.App.step` themselves.
+
+Implementation Notes
+--------------------
+
+**Software and Dependencies:** ``board``, ``supervisor`` (``ticks_ms``), ``usb_cdc``
+(``data``, enabled by ``boot.py``), ``microcontroller`` (``nvm``), ``os.getenv``
+(``settings.toml``); ``hw.profiles``, ``hw.display``, ``hw.pads``, ``hw.buzzer``,
+``hw.app``.
+"""
+
+import os
+
+from hw.app import App
+from hw.buzzer import make_buzzer
+from hw.display import make_display
+from hw.pads import make_buttons
+from hw.profiles import choose
+
+
+def build(getenv=None, seed=None):
+    """Return ``(profile name, App)`` for this board."""
+    import board
+    import microcontroller
+    import usb_cdc
+
+    if getenv is None:
+        getenv = os.getenv
+    name, profile = choose(getattr(board, "board_id", ""),
+                           getattr(board, "DISPLAY", None) is not None, getenv)
+    display = make_display(profile, board)
+    buttons = make_buttons(profile, board)
+    buzzer = make_buzzer(profile.get("piezo"), board)
+    app = App(display, buttons, port=getattr(usb_cdc, "data", None), seed=seed,
+              buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None))
+    return name, app
+
+
+def run(app=None):
+    """Build the app (unless given) and run the main loop forever."""
+    from supervisor import ticks_ms
+
+    if app is None:
+        app = build()[1]
+    step = app.step
+    while True:
+        step(ticks_ms())

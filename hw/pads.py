@@ -1,0 +1,130 @@
+"""The two pads and START: one background ``keypad`` scanner, read without allocating.
+
+Every button of both pads and START is scanned by ONE ``keypad.Keys`` (or
+``keypad.KeyMatrix``) object, so both players' presses arrive through one event
+queue, each stamped by the scanner with ``supervisor.ticks_ms()`` time; the game
+orders them by that timestamp only (never by key number or by when they were read).
+The scan interval (2 ms) is the timestamp resolution: two presses in one scan carry
+the same timestamp and are simultaneous for the rules.
+
+:class:`Buttons` reads the queue with ``EventQueue.get_into()`` into one
+preallocated ``keypad.Event`` and exposes the last event as plain attributes
+(``key``, ``pressed``, ``timestamp``), so reading events allocates nothing. A full
+queue sets ``overflowed``: :meth:`Buttons.check_overflow` clears it and counts it
+(the caller logs it); the presses that were lost are simply never played.
+
+:func:`position` maps a pad button to a table position. A pad mirrors the table as
+seen from its seat: buttons 0-3 are the near row (the player's own stacks), 4-7
+the far row (the opponent's), each left to right from that seat. So both pads map
+alike: A's near row is positions 0-3 and its far row, seen from A, is 7 6 5 4; B's
+near row is 4-7 and its far row, seen from B, is 3 2 1 0.
+
+Implementation Notes
+--------------------
+
+**Hardware:** buttons wired active-low to GPIO (internal pull-ups, no resistors;
+RP2350's pull-down erratum rules out active-high), or a key matrix with diodes.
+
+**Software and Dependencies:** CircuitPython 9/10 ``keypad`` (``Event.timestamp``,
+``EventQueue.get_into``, ``overflowed``; ``debounce_threshold`` from 9.2, dropped
+on older firmware), ``board``; ``hw.profiles``.
+"""
+
+from hw.profiles import KEY_COUNT, KEY_START, NO_KEY
+
+SCAN_INTERVAL = 0.002  # s: the scan period is the timestamp resolution
+DEBOUNCE = 3  # scans a key must hold its new state (about 6 ms)
+MAX_EVENTS = 64
+
+
+def position(seat, button):
+    """Return the table position (0-7) of ``button`` (0-7) on ``seat``'s pad."""
+    if button < 4:
+        return seat * 4 + button
+    return (1 - seat) * 4 + 7 - button
+
+
+class Buttons:
+    """Reads one scanner's events into one preallocated event (see module doc)."""
+
+    def __init__(self, scanner, keymap, event):
+        self.scanner = scanner
+        self.events = scanner.events
+        self.keymap = keymap  # bytes: scanner key number -> logical key
+        self.event = event
+        self.key = NO_KEY
+        self.pressed = False
+        self.timestamp = 0
+        self.overflows = 0
+
+    def read(self):
+        """Read the next event into ``key``/``pressed``/``timestamp``; False if none."""
+        event = self.event
+        if not self.events.get_into(event):
+            return False
+        number = event.key_number
+        self.key = self.keymap[number] if number < len(self.keymap) else NO_KEY
+        self.pressed = event.pressed
+        self.timestamp = event.timestamp
+        return True
+
+    def check_overflow(self):
+        """Return True (once) if the queue overflowed since the last check.
+
+        Call it after draining the queue: ``clear()`` also drops queued events.
+        """
+        if not self.events.overflowed:
+            return False
+        self.events.clear()
+        self.overflows += 1
+        return True
+
+
+def make_buttons(profile, board_module=None, keypad_module=None):
+    """Build the one scanner described by ``profile["buttons"]``; return Buttons."""
+    if board_module is None:
+        import board as board_module
+    if keypad_module is None:
+        import keypad as keypad_module
+    spec = profile["buttons"]
+    kwargs = {"interval": SCAN_INTERVAL, "max_events": MAX_EVENTS,
+              "debounce_threshold": DEBOUNCE}
+
+    def pin(name):
+        try:
+            return getattr(board_module, name)
+        except AttributeError:
+            raise ValueError("this board has no pin %r (check the profile or settings.toml)"
+                             % name) from None
+
+    if spec["kind"] == "keys":
+        pins = tuple(pin(name) for name in spec["pins"])
+        if len(pins) != KEY_COUNT:
+            raise ValueError("a keys profile needs %d pins" % KEY_COUNT)
+        keymap = bytes(range(KEY_COUNT))
+
+        def build(**kw):
+            return keypad_module.Keys(pins, value_when_pressed=False, pull=True, **kw)
+    elif spec["kind"] == "matrix":
+        rows = tuple(pin(name) for name in spec["rows"])
+        cols = tuple(pin(name) for name in spec["columns"])
+        keymap = bytes(spec["keymap"])
+        if len(keymap) != len(rows) * len(cols):
+            raise ValueError("the matrix keymap needs rows x columns entries")
+        if sorted(k for k in keymap if k != NO_KEY) != list(range(KEY_COUNT)):
+            raise ValueError("the matrix keymap must hold every logical key once")
+
+        def build(**kw):
+            return keypad_module.KeyMatrix(
+                rows, cols, columns_to_anodes=spec.get("columns_to_anodes", True), **kw)
+    else:
+        raise ValueError("unknown buttons kind %r" % spec["kind"])
+    try:
+        scanner = build(**kwargs)
+    except TypeError:  # CircuitPython before 9.2: no debounce_threshold
+        del kwargs["debounce_threshold"]
+        scanner = build(**kwargs)
+    return Buttons(scanner, keymap, keypad_module.Event())
+
+
+__all__ = ("Buttons", "KEY_START", "make_buttons", "position")

@@ -1,0 +1,213 @@
+"""Board profiles: which pins drive the display, the two pads, START and the piezo.
+
+A profile is plain data (dicts, tuples and pin *names*), so the desktop tools can read
+it without any hardware: ``tools/wiring.py`` prints the builders' wiring table from it.
+
+Buttons are numbered by *logical key*:
+
+* ``0..7``  pad A, ``8..15`` pad B: ``seat * 8 + button``, where a pad's buttons are
+  ``0..3`` its near row and ``4..7`` its far row, each left to right as seen from
+  that seat (``hw.pads`` turns a button into a table position);
+* ``16`` START/MENU.
+
+A ``"keys"`` pad set lists one pin per logical key (key number = logical key); a
+``"matrix"`` set lists row and column pins and a ``keymap`` giving the logical key of
+each matrix key (``row * columns + column``; 255 = no button there). Either way ONE
+``keypad`` scanner serves every button, so both players' presses reach the game
+through one queue and are ordered by their timestamps only.
+
+Choosing a profile: ``CSPEED_PROFILE`` in ``settings.toml`` wins; otherwise the
+first profile listing ``board.board_id``; otherwise ``"builtin"`` if the board has
+``board.DISPLAY``. Other settings: ``CSPEED_ROTATION`` (0/90/180/270),
+``CSPEED_PIEZO`` (a pin name or ``none``), ``CSPEED_KEY_PINS`` (17 comma-separated
+pin names, pad A near 1-4, far 1-4, pad B likewise, START: direct buttons). ``os.getenv`` returns strings on
+CircuitPython 10.2 and later (and may return ints on older versions): everything is
+parsed here.
+
+Implementation Notes
+--------------------
+
+**Hardware:** Raspberry Pi Pico / Pico 2 (reference), 2.8" ILI9341 320x240 SPI TFT;
+ST7789 240x240 / 240x135 alternatives; boards with a built-in display.
+
+**Software and Dependencies:** none (pure data); used by ``hw.display``, ``hw.pads``
+and ``tools/wiring.py``.
+"""
+
+KEY_START = 16
+KEY_COUNT = 17
+NO_KEY = 255
+
+_SPI_DISPLAY = {
+    "sck": "GP18", "mosi": "GP19", "cs": "GP17", "dc": "GP16", "reset": "GP20",
+    "baudrate": 24000000,
+}
+
+_PICO_BUTTONS = {
+    "kind": "keys",
+    # Pad A: near row GP0-GP3, far row GP4-GP7; pad B: near GP8-GP11, far GP12-GP15.
+    "pins": (
+        "GP0", "GP1", "GP2", "GP3", "GP4", "GP5", "GP6", "GP7",
+        "GP8", "GP9", "GP10", "GP11", "GP12", "GP13", "GP14", "GP15",
+        "GP22",
+    ),
+}
+
+_PICO_BOARDS = (
+    "raspberry_pi_pico", "raspberry_pi_pico_w",
+    "raspberry_pi_pico2", "raspberry_pi_pico2_w",
+)
+
+
+def _with(base, **extra):
+    merged = dict(base)
+    merged.update(extra)
+    return merged
+
+
+PROFILES = {
+    # The reference kit.
+    "pico_ili9341": {
+        "title": "Raspberry Pi Pico / Pico 2 + 2.8in ILI9341 320x240",
+        "boards": _PICO_BOARDS,
+        "display": _with(_SPI_DISPLAY, driver="ili9341", width=320, height=240, rotation=0),
+        "buttons": _PICO_BUTTONS,
+        "piezo": "GP21",
+    },
+    "pico_st7789_240": {
+        "title": "Raspberry Pi Pico + 1.3/1.54in ST7789 240x240",
+        "boards": (),
+        "display": _with(_SPI_DISPLAY, driver="st7789", width=240, height=240, rotation=0,
+                         rowstart=80, colstart=0),
+        "buttons": _PICO_BUTTONS,
+        "piezo": "GP21",
+    },
+    "pico_st7789_135": {
+        "title": "Raspberry Pi Pico + 1.14in ST7789 240x135",
+        "boards": (),
+        "display": _with(_SPI_DISPLAY, driver="st7789", width=240, height=135, rotation=270,
+                         rowstart=40, colstart=53),
+        "buttons": _PICO_BUTTONS,
+        "piezo": "GP21",
+    },
+    # Feather ESP32-S3 TFT: built-in 240x135 display, too few pins for 17 buttons, so
+    # all buttons sit on one 3x6 key matrix (9 pins, diodes on each button).
+    "feather_esp32s3_tft": {
+        "title": "Adafruit Feather ESP32-S3 TFT (built-in 240x135), buttons as a key matrix",
+        "boards": ("adafruit_feather_esp32s3_tft",),
+        "display": {"driver": "builtin", "rotation": None},
+        "buttons": {
+            "kind": "matrix",
+            "rows": ("A0", "A1", "A2"),
+            "columns": ("D5", "D6", "D9", "D10", "D11", "D12"),
+            "columns_to_anodes": True,
+            "keymap": (
+                0, 1, 2, 3, 4, 5,
+                6, 7, 8, 9, 10, 11,
+                12, 13, 14, 15, KEY_START, NO_KEY,
+            ),
+        },
+        "piezo": "D13",
+    },
+    # Any board with board.DISPLAY (PyPortal, CLUE, the desktop emulator, ...). Its
+    # buttons default to the Pico's pin names; name 17 pins in settings.toml
+    # (CSPEED_KEY_PINS) for another board.
+    "builtin": {
+        "title": "A board with a built-in display (board.DISPLAY)",
+        "boards": (),
+        "display": {"driver": "builtin", "rotation": None},
+        "buttons": _PICO_BUTTONS,
+        "piezo": None,
+    },
+}
+
+REFERENCE = "pico_ili9341"
+
+_ROTATIONS = (0, 90, 180, 270)
+
+
+def parse_int(value, default):
+    """Return ``value`` (a settings string, an int or None) as an int, or ``default``."""
+    if value is None:
+        return default
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        return default
+
+
+def parse_name(value):
+    """Return a settings string stripped, or None for an empty value or ``none``."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not text or text.lower() == "none":
+        return None
+    return text
+
+
+def choose(board_id, has_display, getenv):
+    """Return ``(name, profile)`` for this board; ``getenv`` reads ``settings.toml``.
+
+    Raises ``ValueError`` with a readable message if no profile fits.
+    """
+    name = parse_name(getenv("CSPEED_PROFILE"))
+    if name is not None:
+        if name not in PROFILES:
+            raise ValueError("CSPEED_PROFILE=%r is not one of %s"
+                             % (name, ", ".join(sorted(PROFILES))))
+    else:
+        for key in sorted(PROFILES):
+            if board_id in PROFILES[key]["boards"]:
+                name = key
+                break
+        if name is None:
+            if not has_display:
+                raise ValueError("no profile for board %r: set CSPEED_PROFILE in settings.toml"
+                                 % (board_id,))
+            name = "builtin"
+    profile = _with(PROFILES[name])
+    display = _with(profile["display"])
+    rotation = parse_int(getenv("CSPEED_ROTATION"), None)
+    if rotation is not None:
+        if rotation not in _ROTATIONS:
+            raise ValueError("CSPEED_ROTATION must be 0, 90, 180 or 270, not %r" % (rotation,))
+        display["rotation"] = rotation
+    profile["display"] = display
+    pins = parse_name(getenv("CSPEED_KEY_PINS"))
+    if pins is not None:
+        names = tuple(p.strip() for p in pins.split(","))
+        if len(names) != KEY_COUNT or "" in names:
+            raise ValueError("CSPEED_KEY_PINS needs %d comma-separated pin names, not %d"
+                             % (KEY_COUNT, len(names)))
+        profile["buttons"] = {"kind": "keys", "pins": names}
+    piezo = getenv("CSPEED_PIEZO")
+    if piezo is not None:
+        profile["piezo"] = parse_name(piezo)
+    return name, profile
+
+
+def key_pins(profile):
+    """Return ``[(logical key, pin name or (row, column) names)]`` in key order."""
+    buttons = profile["buttons"]
+    if buttons["kind"] == "keys":
+        return [(k, pin) for k, pin in enumerate(buttons["pins"])]
+    cols = buttons["columns"]
+    out = []
+    for i, key in enumerate(buttons["keymap"]):
+        if key != NO_KEY:
+            out.append((key, (buttons["rows"][i // len(cols)], cols[i % len(cols)])))
+    out.sort()
+    return out
+
+
+def key_name(key):
+    """Return a builder's name for a logical key, e.g. ``"A near 1"`` or ``"START"``."""
+    if key == KEY_START:
+        return "START"
+    seat = "AB"[key >> 3]
+    button = key & 7
+    return "%s %s %d" % (seat, "near" if button < 4 else "far", (button & 3) + 1)

@@ -1,0 +1,46 @@
+"""Who plays each seat: a human on a pad, or the CPU.
+
+A seat controller has ``human`` (True if the seat's pad presses are played),
+``reset(now)`` (called when each game starts) and ``step(now)`` (called once per
+loop after the engine has caught up with ``now``; returns a position 0-7 to press
+at ``now``, or -1). The firmware feeds a CPU seat's presses to the engine and the
+log exactly like a human's, so a match against the CPU replays like any other.
+
+Implementation Notes
+--------------------
+
+**Software and Dependencies:** optional ``engine.bot`` (``Bot(game, player, level,
+seed)``, ``reset(now)``, ``step(now)``), imported only when a CPU seat is made.
+"""
+
+
+class HumanSeat:
+    """A player on a pad: the pad's presses are played; nothing to step."""
+
+    human = True
+
+    def reset(self, now):
+        """A game starts (nothing to do)."""
+
+    def step(self, now):
+        """Humans press buttons: no press from here."""
+        return -1
+
+
+class CpuSeat:
+    """The CPU opponent of ``engine.bot`` on seat ``player``; its pad is ignored."""
+
+    human = False
+
+    def __init__(self, game, player, level, seed):
+        from engine.bot import Bot
+
+        self.bot = Bot(game, player, level, seed)
+
+    def reset(self, now):
+        """A game starts at ``now``."""
+        self.bot.reset(now)
+
+    def step(self, now):
+        """Return the position the CPU presses at ``now``, or -1."""
+        return self.bot.step(now)

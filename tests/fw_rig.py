@@ -1,0 +1,148 @@
+"""A test rig that runs the real firmware (hw/) on CPython with tools.cpstubs.
+
+The rig builds the firmware exactly as ``code.py`` does (``hw.main.build``: board
+profile, display, one keypad scanner, usb_cdc.data, nvm), on Blinka's real
+displayio, and drives it loop by loop on the fake ``supervisor`` clock. Key events
+are injected into the firmware's own keypad scanner with the timestamps a scan
+would give them. A ``Tracer`` chained onto the firmware's game records what the
+device's engine decided, to compare with a replay of the log it streamed.
+"""
+
+import displayio
+
+from tools import cpstubs
+
+cpstubs.install()
+
+from engine.log import LogError, play_lines  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.trace import Tracer  # noqa: E402
+from hw import main as hw_main  # noqa: E402
+from hw.pads import position  # noqa: E402
+from hw.profiles import KEY_START  # noqa: E402
+from tools.cpstubs import board, keypad, supervisor, usb_cdc  # noqa: E402
+from tools.cpstubs.screen import make_display  # noqa: E402
+
+WRAP = 1 << 29
+
+
+def key_for(seat, pos):
+    """Return the logical key (= the Pico profile's key number) of ``pos`` on ``seat``'s pad."""
+    for button in range(8):
+        if position(seat, button) == pos:
+            return seat * 8 + button
+    raise ValueError(pos)
+
+
+def split_matches(text):
+    """Split a streamed log into one text per match (each starts with ``CSLOG 1``)."""
+    chunks = []
+    for line in text.splitlines():
+        if line == "CSLOG 1":
+            chunks.append([])
+        if chunks:
+            chunks[-1].append(line)
+    return ["\n".join(c) + "\n" for c in chunks]
+
+
+def replay(text):
+    """Replay one match's log on a fresh engine; return its trace lines."""
+    game = Game()
+    lines = []
+    Tracer(game, lines.append)
+    try:
+        play_lines(game, text.split("\n"))
+    except LogError as err:  # pragma: no cover - a failure message for the test
+        raise AssertionError("the streamed log does not replay: %s\n%s" % (err, text))
+    return lines
+
+
+class Rig:
+    """The firmware on a desktop, one loop at a time."""
+
+    def __init__(self, start=1000, settings=None, builtin=None, board_id="raspberry_pi_pico",
+                 seed=12345):
+        cpstubs.reset()
+        displayio.release_displays()
+        display = None
+        if builtin is not None:
+            display = make_display(*builtin)
+        board.configure(board_id, display)
+        supervisor.set_ticks(start)
+        env = dict(settings or {})
+        self.profile, self.app = hw_main.build(getenv=env.get, seed=seed)
+        self.game = self.app.game
+        self.scanner = keypad.scanners[-1]
+        self.trace = []
+        firmware_sink = self.game.sink
+        tracer = Tracer(self.game, self.trace.append)
+
+        def both(ev, t, i):
+            tracer.event(ev, t, i)
+            firmware_sink(ev, t, i)
+
+        self.game.sink = both
+        self.app.step(supervisor.now())
+
+    # ------------------------------------------------------------- driving
+
+    @property
+    def now(self):
+        """The fake clock."""
+        return supervisor.now()
+
+    def step(self, ms=2):
+        """Move the clock on by ``ms`` and run one loop."""
+        supervisor.advance(ms)
+        self.app.step(supervisor.now())
+
+    def run(self, ms, dt=5):
+        """Run loops for ``ms`` of fake time, ``dt`` ms apart."""
+        while ms > 0:
+            self.step(dt)
+            ms -= dt
+
+    def run_until(self, cond, limit=60000, dt=5):
+        """Run loops until ``cond()``; fail after ``limit`` ms of fake time."""
+        spent = 0
+        while not cond():
+            assert spent < limit, "condition not reached in %d ms" % limit
+            self.step(dt)
+            spent += dt
+
+    def tap(self, key, t=None, hold=30):
+        """Press ``key`` at ``t`` (default now) and release it ``hold`` ms later."""
+        t = self.now if t is None else t
+        self.scanner.press(key, t)
+        self.scanner.release(key, (t + hold) % WRAP)
+
+    def press_pos(self, seat, pos, t=None, hold=30):
+        """``seat`` presses the button of table position ``pos``."""
+        self.tap(key_for(seat, pos), t, hold)
+
+    def start_match(self):
+        """From the title: START (menu), START (match); run until the first deal is in play."""
+        from hw.app import MENU, TITLE
+
+        if self.app.mode == TITLE:
+            self.tap(KEY_START)
+            self.run(60)
+        assert self.app.mode == MENU
+        self.tap(KEY_START)
+        self.run(60)
+        self.run_until(lambda: self.game.phase == 2)  # PLAY
+
+    # ------------------------------------------------------------- reading
+
+    def log_text(self):
+        """Everything the firmware wrote to usb_cdc.data."""
+        return bytes(usb_cdc.data.written).decode("ascii")
+
+    def coverable(self):
+        """Coverable positions now."""
+        return [p for p in range(8) if (self.game.coverable >> p) & 1]
+
+    def device_trace(self):
+        """The device engine's trace, with its last tick judged (as a log's end does)."""
+        self.game.finish()
+        return list(self.trace)

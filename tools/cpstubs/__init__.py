@@ -1,0 +1,63 @@
+"""Desktop stand-ins for the CircuitPython-only modules the firmware imports.
+
+For tests now and the desktop emulator later. :func:`install` puts them in
+``sys.modules`` under their CircuitPython names, after importing Blinka's real
+``displayio`` (``adafruit-blinka-displayio``; it must come before ``vectorio``), so
+the firmware runs unchanged on CPython with real displayio drawing:
+
+* ``supervisor``  -- ``ticks_ms()`` from a settable fake clock that wraps at 2**29;
+* ``keypad``      -- ``Keys``/``KeyMatrix``/``Event``/``EventQueue`` with timestamps,
+  ``get_into``, a bounded queue that sets ``overflowed`` when full, and
+  ``press``/``release``/``inject`` for scripted key events;
+* ``usb_cdc``     -- ``data``/``console`` ports that capture written bytes;
+* ``microcontroller`` -- ``Pin``, ``nvm`` (a bytearray), ``cpu``;
+* ``board``       -- pin names, ``board_id``, and an injectable ``DISPLAY``;
+* ``busio``, ``pwmio`` -- inert ``SPI`` / ``PWMOut`` that record what they were told;
+* ``fourwire``    -- a ``FourWire`` display bus that sends nowhere (a subclass of
+  Blinka's, so Blinka's ``busdisplay`` and ``adafruit_ili9341``/``adafruit_st7789``
+  accept it).
+
+:mod:`tools.cpstubs.screen` makes a display for ``board.DISPLAY`` and takes
+screenshots of any of these displays.
+"""
+
+import sys
+
+STUBS = ("supervisor", "keypad", "usb_cdc", "microcontroller", "board", "busio", "pwmio",
+         "fourwire")
+
+
+def install(board_id="raspberry_pi_pico"):
+    """Put the stand-ins in ``sys.modules``; return the ``board`` stand-in.
+
+    Idempotent. Blinka's ``displayio`` (and what it imports: its own ``fourwire``,
+    ``busio`` and ``microcontroller``) is imported first, before the names are taken
+    over, so Blinka keeps working and ``import fourwire`` then gives the stand-in.
+    """
+    import displayio  # noqa: F401  (Blinka; before vectorio and before the takeover)
+    import busdisplay  # noqa: F401
+    import terminalio  # noqa: F401
+
+    from tools.cpstubs import board, busio, fourwire, keypad, microcontroller, pwmio
+    from tools.cpstubs import supervisor, usb_cdc
+
+    modules = {
+        "supervisor": supervisor, "keypad": keypad, "usb_cdc": usb_cdc,
+        "microcontroller": microcontroller, "board": board, "busio": busio,
+        "pwmio": pwmio, "fourwire": fourwire,
+    }
+    sys.modules.update(modules)
+    board.configure(board_id)
+    return board
+
+
+def reset():
+    """Return every stand-in to its start-up state (between tests)."""
+    from tools.cpstubs import board, keypad, microcontroller, supervisor, usb_cdc
+
+    supervisor.set_ticks(0)
+    supervisor.set_hook(None)
+    keypad.scanners.clear()
+    usb_cdc.reset()
+    microcontroller.nvm[:] = bytes(len(microcontroller.nvm))
+    board.configure("raspberry_pi_pico")

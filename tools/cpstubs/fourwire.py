@@ -1,0 +1,50 @@
+"""Stand-in for ``fourwire``: a display bus that sends nowhere.
+
+A subclass of Blinka's ``FourWire`` (so Blinka's ``busdisplay`` accepts it, and with
+it the real ``adafruit_ili9341``/``adafruit_st7789`` drivers) that takes the same
+arguments as CircuitPython's but touches no pins: it only counts the bytes sent.
+"""
+
+from displayio._displaycore import FourWire as _BlinkaFourWire
+
+
+class FourWire(_BlinkaFourWire):
+    """``FourWire(spi_bus, *, command, chip_select=None, reset=None, baudrate=...)``."""
+
+    def __init__(self, spi_bus, *, command, chip_select=None, reset=None, baudrate=24000000,
+                 polarity=0, phase=0):  # pylint: disable=super-init-not-called
+        if command is None:
+            raise ValueError("command (the D/C pin) is required")
+        self.spi_bus = spi_bus
+        self.command = command
+        self.chip_select = chip_select
+        self.reset_pin = reset
+        self.baudrate = baudrate
+        self.bytes_sent = 0
+        self._in_transaction = False
+
+    def reset(self):
+        """Pulse reset (nothing to do)."""
+
+    def _free(self):
+        return not self._in_transaction
+
+    def _begin_transaction(self):
+        # Like a real bus: a second begin without an end fails (Blinka's busdisplay
+        # relies on that: it loops ``while begin_transaction()``).
+        if self._in_transaction:
+            return False
+        self._in_transaction = True
+        return True
+
+    def _send(self, data_type, chip_select, data):
+        self.bytes_sent += len(data)
+
+    def _end_transaction(self):
+        self._in_transaction = False
+
+    def _release(self):
+        pass
+
+    def deinit(self):
+        """Release the bus (nothing to do)."""

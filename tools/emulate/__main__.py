@@ -1,0 +1,160 @@
+"""Command line of the emulator (``make play``); see docs/EMULATOR.md."""
+
+import argparse
+import os
+import sys
+
+DEMO_DIR = os.path.join("build", "emulator-demo")
+DEMO_LIMIT_MS = 240000  # a demo match stops here at the latest (virtual time)
+HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
+SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
+
+
+def has_display():
+    """True if a window can be opened (an X11/Wayland session, or not Linux)."""
+    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
+        return False
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m tools.emulate",
+                                description="Run the unchanged firmware (code.py) on the desktop.")
+    p.add_argument("--scale", type=int, choices=(1, 2, 3), default=2,
+                   help="window pixels per panel pixel (1 = pixel exact; default 2)")
+    p.add_argument("--size", default="320x240",
+                   help="panel WxH: 320x240 (ILI9341), 240x240, 240x135 (default 320x240)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--headless", action="store_true",
+                      help="no window (SDL dummy driver); time is virtual (fast-forward)")
+    mode.add_argument("--window", action="store_true",
+                      help="open a window even if no DISPLAY/WAYLAND_DISPLAY is set")
+    p.add_argument("--script", metavar="FILE", help="timed key presses (see tools/emulate/script.py)")
+    p.add_argument("--demo", action="store_true", help="CPU vs CPU through the keyboard path")
+    p.add_argument("--frames", metavar="DIR", help="write a PNG whenever the screen changes")
+    p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames at the end")
+    p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the screen at the end")
+    length = p.add_mutually_exclusive_group()
+    length.add_argument("--until", type=int, metavar="MS", help="stop after MS ms of emulated time")
+    length.add_argument("--seconds", type=float, help="stop after this many seconds")
+    p.add_argument("--log", metavar="FILE", help="also append the serial stream (match logs) to FILE")
+    p.add_argument("--trace", metavar="FILE", help="write the engine's live trace (JSON lines)")
+    p.add_argument("--nvm", metavar="PATH",
+                   help="file for microcontroller.nvm (default ~/.cache/california-speed/nvm.bin;"
+                        " 'none' = not kept)")
+    p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
+    p.add_argument("--start-ticks", type=int, metavar="T",
+                   help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
+    args = p.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        p.error("--size must look like 320x240")
+    args.width, args.height = w, h
+    if args.seconds is not None:
+        args.until = int(args.seconds * 1000)
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    auto_demo = False
+    if not args.headless and not args.window and not has_display():
+        print("make play: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so\n"
+              "the emulator runs headless: no window, virtual time (fast-forward).")
+        args.headless = True
+        if not args.script and not args.demo:
+            auto_demo = True
+            print("Playing a demo match (two CPU players on the keyboard path) instead;\n"
+                  "open the GIF below to watch it. With a display, `make play` opens a window.")
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    demo = args.demo or auto_demo
+    if demo and args.headless:
+        args.frames = args.frames or os.path.join(DEMO_DIR, "frames")
+        args.gif = args.gif or os.path.join(DEMO_DIR, "demo.gif")
+        args.screenshot = args.screenshot or os.path.join(DEMO_DIR, "last.png")
+        if not args.log:
+            args.log = os.path.join(DEMO_DIR, "match.log")
+            if os.path.exists(args.log):
+                os.remove(args.log)  # --log appends; a demo's log is its own
+        if args.frames and os.path.isdir(args.frames):
+            for name in os.listdir(args.frames):  # frames of an earlier demo
+                if name.startswith("frame_") and name.endswith(".png"):
+                    os.remove(os.path.join(args.frames, name))
+    if args.log:
+        os.makedirs(os.path.dirname(os.path.abspath(args.log)), exist_ok=True)
+
+    from tools.emulate import script as scripts
+    from tools.emulate.demo import DemoPlayers, make_gif
+    from tools.emulate.keys import HELP_LINES
+    from tools.emulate.main import Emulator
+    from tools.emulate.nvm import default_path
+
+    events = []
+    if args.script:
+        try:
+            events = scripts.load(args.script)
+        except (OSError, scripts.ScriptError) as err:
+            print("tools.emulate: %s" % err, file=sys.stderr)
+            return 2
+    until = args.until
+    if until is None and args.headless:
+        if demo:
+            until = DEMO_LIMIT_MS
+        elif events:
+            until = events[-1][0] + SCRIPT_TAIL_MS
+        else:
+            until = HEADLESS_DEFAULT_MS
+    nvm = args.nvm if args.nvm is not None else (None if demo else default_path())
+    if nvm == "none":
+        nvm = None
+
+    emu = Emulator(width=args.width, height=args.height, scale=args.scale,
+                   virtual=args.headless, seed=args.seed, start=args.start_ticks,
+                   nvm_path=nvm, log_path=args.log, frames_dir=args.frames,
+                   until_ms=until, trace_path=args.trace)
+    emu.add_script(events)
+    if demo:
+        DemoPlayers().install(emu)
+        emu.every_loop.append(_stop_after_match)
+    print("usb_cdc.data (the match log) is %s\n"
+          "  watch it:  python -m serial.tools.miniterm %s\n"
+          "  replay it: save it to a file, then python3 -m tools.replay FILE"
+          % (emu.port.path, emu.port.path), flush=True)
+    if not args.headless:
+        print("\n".join(HELP_LINES[2:]), flush=True)
+    try:
+        emu.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if args.screenshot:
+            emu.display.save(args.screenshot)
+        emu.close()
+    print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
+          % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
+    if args.frames:
+        print("frames: %d PNGs in %s" % (len(emu.frames), args.frames))
+    if args.gif and emu.frames:
+        print("animated GIF: %s" % make_gif(emu.frames, args.gif))
+    if args.screenshot:
+        print("screenshot: %s" % args.screenshot)
+    if args.log:
+        print("serial log: %s  (python3 -m tools.replay %s)" % (args.log, args.log))
+    return 0
+
+
+def _stop_after_match(emu, now):
+    """Demo: end 3 s after the match is won."""
+    from hw.app import DONE
+
+    if emu.app is not None and emu.app.mode == DONE and not getattr(emu, "_ending", False):
+        emu._ending = True  # pylint: disable=protected-access
+        emu.until_ms = emu.elapsed() + 3000
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""The emulator: the unchanged firmware (``boot.py``, ``code.py``) under CPython.
+
+:class:`Emulator` installs the CircuitPython stand-ins of ``tools.cpstubs``, then
+swaps in this package's desktop parts: ``board.DISPLAY`` (:mod:`.display`),
+``usb_cdc.data`` (:mod:`.port`), ``microcontroller.nvm`` (:mod:`.nvm`), and the
+``supervisor.ticks_ms`` clock (:mod:`.clock`), and runs ``boot.py`` and
+``code.py`` as a board would. ``code.py`` loops forever calling
+``step(ticks_ms())``; after each step the emulator takes its one turn,
+:meth:`Emulator._between_loops` (the firmware's ``App.step`` is wrapped for that,
+not ``ticks_ms``: libraries such as ``bitmap_label`` read ``ticks_ms()`` mid-step too):
+
+1. save a PNG frame if the last loop drew something (``--frames``);
+2. move time on: wall clock (window), or virtual time (headless: straight to the
+   next scheduled event or 10 ms on, so scripted runs are fast and repeatable);
+3. run what is due (script keys become keyboard events; demo bots; test probes);
+4. read ALL pygame events, in this one place: keys go to the pads stamped with
+   this tick (:mod:`.keys`), F1 toggles the help, Esc / closing the window quits;
+5. stop (raise :class:`Stop` out of the firmware's loop) when the time is up.
+
+``hw.main.build`` is wrapped (not edited) to pass ``--seed``, to wrap the App's
+``step`` as above, and to keep the firmware's ``App`` for the demo bots,
+``--trace`` and tests. The next ``ticks_ms()`` then returns the moved clock.
+"""
+
+import contextlib
+import heapq
+import io
+import os
+import runpy
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARD_ID = "desktop_emulator"
+VIRTUAL_STEP_MS = 10  # headless: a loop every 10 virtual ms when nothing is due
+REAL_LOOP_S = 0.002  # window: pace loops like the board's 2 ms key scan
+
+
+class Stop(Exception):
+    """Raised from the clock to leave the firmware's forever loop."""
+
+
+class Emulator:
+    """One emulated board. Configure, :meth:`schedule` things, then :meth:`run`."""
+
+    def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
+                 start=None, nvm_path=None, log_path=None, frames_dir=None,
+                 until_ms=None, trace_path=None):
+        with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
+            from tools import cpstubs
+            from tools.emulate.display import EmuDisplay
+
+            self.board = cpstubs.install(BOARD_ID)
+        from tools.emulate import clock as clocks
+        from tools.emulate.keys import TITLE
+        from tools.emulate.nvm import FileNVM
+        from tools.emulate.port import PtyPort
+        import displayio
+        displayio.release_displays()  # one display at a time (a previous session's)
+        self.display = EmuDisplay(width, height, scale, caption=TITLE)
+        self.board.configure(BOARD_ID, display=self.display)
+
+        self.log_file = open(log_path, "ab") if log_path else None
+        self.port = PtyPort(tee=self.log_file)
+        usb_cdc, micro = sys.modules["usb_cdc"], sys.modules["microcontroller"]
+        self._stand_ins = (usb_cdc.data, micro.nvm)  # put back by close()
+        usb_cdc.data = self.port
+        micro.nvm = FileNVM(nvm_path)
+
+        start = clocks.default_start() if start is None else start
+        self.clock = clocks.VirtualClock(start) if virtual else clocks.RealClock(start)
+        self.seed = seed
+        self.until_ms = until_ms
+        self.frames_dir = frames_dir
+        self.trace_path = trace_path
+        self.frames = []  # (elapsed ms, path) of PNG frames written
+        self.app = None  # the firmware's hw.app.App, once built
+        self.keyboard = None
+        self.every_loop = []  # fn(emulator, now), run at step 3 of every turn
+        self._due = []  # heap of (elapsed ms, order, fn)
+        self._order = 0
+        self._drawn = 0  # display.refreshes when a frame was last saved
+        self._loop_start = time.monotonic()
+        self.now = self.clock.now()
+        self.loops = 0
+        self.help_shown = False
+
+    # ------------------------------------------------------------- scheduling
+
+    def schedule(self, ms, fn):
+        """Run ``fn(emulator)`` between loops once ``ms`` ms of the session have passed."""
+        heapq.heappush(self._due, (ms, self._order, fn))
+        self._order += 1
+
+    def add_script(self, events):
+        """Schedule ``[(ms, key name, down)]`` (see :mod:`.script`) as keyboard events."""
+        import pygame
+        from tools.emulate.keys import key_event
+
+        for ms, name, down in events:
+            event = key_event(name, down)
+            self.schedule(ms, lambda emu, e=event: pygame.event.post(e))
+
+    def elapsed(self):
+        """Milliseconds since the session started."""
+        return self.clock.elapsed()
+
+    # -------------------------------------------------------------------- run
+
+    def run(self):
+        """Run ``boot.py`` then ``code.py`` until stopped; return the firmware App."""
+        import hw.main
+        from tools.cpstubs import supervisor
+
+        build = hw.main.build
+
+        def build_and_keep(getenv=None, seed=None):
+            name, app = build(getenv, self.seed if seed is None else seed)
+            self._attach(app)
+            return name, app
+
+        supervisor.set_ticks(self.now)
+        hw.main.build = build_and_keep
+        try:
+            runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
+            runpy.run_path(str(ROOT / "code.py"), run_name="__main__")
+        except Stop:
+            pass
+        finally:
+            hw.main.build = build
+            self._save_frame()
+            if self.log_file is not None:
+                self.log_file.flush()
+        return self.app
+
+    def close(self):
+        """Release the window, the serial port and the log file."""
+        import displayio
+
+        displayio.release_displays()
+        sys.modules["usb_cdc"].data, sys.modules["microcontroller"].nvm = self._stand_ins
+        self.board.configure("raspberry_pi_pico")  # cpstubs' default board, no display
+        self.port.close()
+        if self.log_file is not None:
+            self.log_file.close()
+            self.log_file = None
+
+    def _attach(self, app):
+        from tools.emulate.keys import Keyboard
+
+        self.app = app
+        self.keyboard = Keyboard(app.buttons.scanner)
+        firmware_step = app.step
+
+        def step(now):
+            firmware_step(now)
+            self._between_loops()
+        app.step = step  # hw.main.run reads app.step after build()
+        if self.trace_path:
+            from engine.trace import Tracer
+
+            out = open(self.trace_path, "w", encoding="utf-8")
+            firmware_sink = app.game.sink
+            tracer = Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
+
+            def both(ev, t, i):
+                tracer.event(ev, t, i)
+                firmware_sink(ev, t, i)
+            app.game.sink = both
+
+    # ------------------------------------------------------- between two loops
+
+    def _between_loops(self):
+        self.loops += 1
+        self._save_frame()
+        self._move_time()
+        self.now = now = self.clock.now()
+        from tools.cpstubs import supervisor
+        supervisor.set_ticks(now)
+        elapsed = self.clock.elapsed()
+        while self._due and self._due[0][0] <= elapsed:
+            heapq.heappop(self._due)[2](self)
+        for fn in self.every_loop:
+            fn(self, now)
+        self._read_events(now)
+
+    def _move_time(self):
+        clock = self.clock
+        elapsed = clock.elapsed()
+        if self.until_ms is not None and elapsed >= self.until_ms:
+            raise Stop
+        if clock.virtual:
+            target = elapsed + VIRTUAL_STEP_MS
+            if self._due:
+                target = min(target, max(self._due[0][0], elapsed))
+            if self.until_ms is not None:
+                target = min(target, self.until_ms)
+            clock.advance_to(target)
+        else:
+            spare = REAL_LOOP_S - (time.monotonic() - self._loop_start)
+            if spare > 0:
+                time.sleep(spare)
+            self._loop_start = time.monotonic()
+
+    def _read_events(self, now):
+        import pygame
+
+        for event in pygame.event.get():
+            kind = event.type
+            if kind == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                raise Stop
+            if kind == pygame.KEYDOWN and event.key == pygame.K_F1:
+                self.toggle_help()
+            elif kind in (pygame.KEYDOWN, pygame.KEYUP):
+                if self.keyboard is not None:
+                    self.keyboard.handle(event, now)
+            elif kind in (pygame.QUIT, pygame.WINDOWCLOSE):
+                raise Stop
+            elif kind in (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
+                          pygame.WINDOWSIZECHANGED):
+                self.display.show_window()
+
+    def toggle_help(self):
+        """Show or hide the key map over the window (F1)."""
+        from tools.emulate.help import overlay
+
+        self.help_shown = not self.help_shown
+        size = self.display._pygame_screen.get_size()  # pylint: disable=protected-access
+        self.display.overlay = overlay(size) if self.help_shown else None
+        self.display.show_window()
+
+    def _save_frame(self):
+        display = self.display
+        if self.frames_dir is None or display.refreshes == self._drawn:
+            return
+        self._drawn = display.refreshes
+        if not display.changed:
+            return
+        os.makedirs(self.frames_dir, exist_ok=True)
+        path = os.path.join(self.frames_dir, "frame_%07d.png" % self.clock.elapsed())
+        display.save(path)
+        self.frames.append((self.clock.elapsed(), path))
