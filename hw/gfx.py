@@ -144,8 +144,7 @@ def card_frame(width, height, border=2):
     return bitmap
 
 
-def label(text, upside_down=False, color=TEXT, scale=1, anchor=(0.5, 0.5), at=(0, 0),
-          max_glyphs=0):
+def label(text, upside_down=False, color=TEXT, scale=1, anchor=(0.5, 0.5), at=(0, 0)):
     """Return a ``bitmap_label.Label``; ``upside_down`` turns it 180 degrees (seat B).
 
     ``anchor`` is given as the reader sees it; for an upside-down label it is mirrored
@@ -153,10 +152,9 @@ def label(text, upside_down=False, color=TEXT, scale=1, anchor=(0.5, 0.5), at=(0
     """
     if upside_down:
         anchor = (1.0 - anchor[0], 1.0 - anchor[1])
-    lab = bitmap_label.Label(terminalio.FONT, text=text, color=color, scale=scale,
-                             label_direction="UPD" if upside_down else "LTR",
-                             anchor_point=anchor, anchored_position=at)
-    return lab
+    return bitmap_label.Label(terminalio.FONT, text=text, color=color, scale=scale,
+                              label_direction="UPD" if upside_down else "LTR",
+                              anchor_point=anchor, anchored_position=at)
 
 
 def set_text(lab, text):

@@ -26,8 +26,8 @@ Implementation Notes
 RP2350's pull-down erratum rules out active-high), or a key matrix with diodes.
 
 **Software and Dependencies:** CircuitPython 9/10 ``keypad`` (``Event.timestamp``,
-``EventQueue.get_into``, ``overflowed``; ``debounce_threshold`` from 9.2, dropped
-on older firmware), ``board``; ``hw.profiles``.
+``EventQueue.get_into``, ``overflowed``; ``debounce_threshold`` where the firmware
+has it -- the scanner is rebuilt without it on versions that reject it), ``board``; ``hw.profiles``.
 """
 
 from hw.profiles import KEY_COUNT, KEY_START, NO_KEY

@@ -1,0 +1,106 @@
+"""tools/deploy against a temporary folder; the builders' wiring table and picture."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools import deploy, wiring
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def drive(tmp_path):
+    d = tmp_path / "CIRCUITPY"
+    d.mkdir()
+    (d / "boot_out.txt").write_text("Adafruit CircuitPython 10.0.0 on 2025-01-01; Raspberry Pi Pico\n")
+    (d / "code.py").write_text("print('hello')\n")
+    (d / "hw").mkdir()
+    (d / "hw" / "stale.py").write_text("# removed upstream\n")
+    return d
+
+
+def test_deploy_copies_the_firmware(drive):
+    written = deploy.deploy(drive, out=open("/dev/null", "w"))
+    assert (drive / "code.py").read_text() == (ROOT / "code.py").read_text()
+    assert (drive / "boot.py").read_text() == (ROOT / "boot.py").read_text()
+    for package in ("engine", "hw"):
+        here = sorted(p.name for p in (ROOT / package).glob("*.py"))
+        there = sorted(p.name for p in (drive / package).iterdir())
+        assert here == there  # all modules, no __pycache__, no stale file
+    assert not (drive / "hw" / "stale.py").exists()
+    assert (drive / "settings.toml").read_text() == (ROOT / "tools" / "settings.toml").read_text()
+    assert not (drive / "lib" / "requirements.txt").exists()
+    assert written[-1] == drive / "code.py"  # written last
+
+
+def test_deploy_keeps_existing_settings_unless_asked(drive, tmp_path):
+    (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "school"\n')
+    deploy.deploy(drive, out=open("/dev/null", "w"))
+    assert "school" in (drive / "settings.toml").read_text()
+    mine = tmp_path / "mine.toml"
+    mine.write_text('CSPEED_ROTATION = "180"\n')
+    deploy.deploy(drive, settings=mine, out=open("/dev/null", "w"))
+    assert (drive / "settings.toml").read_text() == 'CSPEED_ROTATION = "180"\n'
+
+
+def test_deploy_refuses_a_folder_that_is_not_circuitpython(tmp_path):
+    plain = tmp_path / "USBSTICK"
+    plain.mkdir()
+    result = subprocess.run([sys.executable, "-m", "tools.deploy", str(plain)], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "not a CircuitPython drive" in result.stderr and "boot_out.txt" in result.stderr
+    assert list(plain.iterdir()) == []
+    result = subprocess.run([sys.executable, "-m", "tools.deploy", str(tmp_path / "nope")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2 and "not a folder" in result.stderr
+
+
+def test_deploy_cli_lists_missing_libraries(drive):
+    result = subprocess.run([sys.executable, "-m", "tools.deploy", str(drive)], cwd=ROOT,
+                            capture_output=True, text=True, check=True)
+    assert "circup --path" in result.stdout and "adafruit_ili9341" in result.stdout
+    (drive / "lib").mkdir(exist_ok=True)
+    for name in deploy.required_libraries():
+        (drive / "lib" / (deploy.module_name(name) + ".mpy")).write_bytes(b"")
+    assert deploy.missing_libraries(drive) == []
+
+
+def test_dry_run_writes_nothing(drive):
+    before = sorted(p.name for p in drive.rglob("*"))
+    deploy.deploy(drive, dry_run=True, out=open("/dev/null", "w"))
+    assert sorted(p.name for p in drive.rglob("*")) == before
+
+
+def test_build_doc_wiring_table_is_generated_from_the_profile():
+    text = (ROOT / "docs" / "BUILD.md").read_text()
+    match = re.search(r"<!-- wiring:begin -->\n(.*?)\n<!-- wiring:end -->", text, re.S)
+    assert match, "docs/BUILD.md lost its wiring markers"
+    assert match.group(1) == wiring.markdown()
+
+
+def test_wiring_table_matches_the_firmware_pins():
+    from hw.profiles import PROFILES, REFERENCE
+
+    rows = wiring.rows()
+    prof = PROFILES[REFERENCE]
+    button_pins = [r[2] for r in rows if "button" in r[0]]
+    assert button_pins == list(prof["buttons"]["pins"])
+    pico_numbers = [int(r[3]) for r in rows if r[3] != "-"]
+    assert all(1 <= n <= 40 for n in pico_numbers)
+    assert len({r[2] for r in rows if r[2].startswith("GP")}) == \
+        len([r for r in rows if r[2].startswith("GP")])  # no GPIO used twice
+
+
+def test_wiring_png(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "w.png"
+    wiring.draw_png(out)
+    image = Image.open(out)
+    assert image.size == (1280, 860)
+    assert (ROOT / "docs" / "wiring.png").exists()

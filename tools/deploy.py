@@ -1,0 +1,146 @@
+"""Copy the firmware onto a mounted CIRCUITPY drive.
+
+Usage: ``python3 -m tools.deploy /media/$USER/CIRCUITPY [--settings FILE] [--dry-run]``
+
+Copies ``engine/`` and ``hw/`` (their ``.py`` files; both folders are replaced
+whole, so no stale module survives), the device libraries found in ``lib/`` (if
+you keep a copy there; ``lib/requirements.txt`` itself stays behind),
+``settings.toml`` (``--settings FILE``, or ``tools/settings.toml`` when the drive
+has none: an existing one -- it may hold Wi-Fi secrets -- is never overwritten
+unless asked), ``boot.py`` and, last, ``code.py`` (CircuitPython restarts on every
+write; writing ``code.py`` last means it restarts into a complete tree).
+
+It refuses a folder that is not a CircuitPython drive (no ``boot_out.txt``), and
+afterwards lists the libraries of ``lib/requirements.txt`` still missing from the
+drive, with the ``circup`` command that installs them.
+"""
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "hw")
+SETTINGS_TEMPLATE = ROOT / "tools" / "settings.toml"
+
+
+class DeployError(Exception):
+    """The target cannot be deployed to."""
+
+
+def check_drive(drive):
+    """Raise ``DeployError`` unless ``drive`` is a mounted CircuitPython drive."""
+    drive = Path(drive)
+    if not drive.is_dir():
+        raise DeployError("%s is not a folder: pass the mounted CIRCUITPY drive, "
+                          "e.g. /media/$USER/CIRCUITPY" % drive)
+    if not (drive / "boot_out.txt").is_file():
+        raise DeployError("%s is not a CircuitPython drive (it has no boot_out.txt). "
+                          "Flash CircuitPython first (docs/BUILD.md), plug the board in, "
+                          "and pass the folder where its CIRCUITPY drive is mounted."
+                          % drive)
+    return drive
+
+
+def required_libraries(root=ROOT):
+    """Return the library names listed in ``lib/requirements.txt``."""
+    names = []
+    for line in (root / "lib" / "requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.append(line.split("==")[0].split(">=")[0].strip())
+    return names
+
+
+def module_name(requirement):
+    """Return the module a circup requirement installs, e.g. ``adafruit_ili9341``."""
+    name = requirement.lower().replace("-", "_")
+    if name.startswith("adafruit_circuitpython_"):
+        name = "adafruit_" + name[len("adafruit_circuitpython_"):]
+    return name
+
+
+def missing_libraries(drive, root=ROOT):
+    """Return the required libraries not found in the drive's ``lib/``."""
+    lib = Path(drive) / "lib"
+    missing = []
+    for requirement in required_libraries(root):
+        module = module_name(requirement)
+        if not any((lib / (module + ext)).exists() for ext in ("", ".py", ".mpy")):
+            missing.append(requirement)
+    return missing
+
+
+def plan(drive, root=ROOT, settings=None):
+    """Return the ``[(source, destination)]`` copies, in the order they are made."""
+    drive = Path(drive)
+    copies = []
+    lib = root / "lib"
+    for item in sorted(lib.iterdir()) if lib.is_dir() else ():
+        if item.name in ("requirements.txt", "README.md") or item.name.startswith("."):
+            continue
+        copies.append((item, drive / "lib" / item.name))
+    for package in PACKAGES:
+        for source in sorted((root / package).glob("*.py")):
+            copies.append((source, drive / package / source.name))
+    if settings is not None:
+        copies.append((Path(settings), drive / "settings.toml"))
+    elif not (drive / "settings.toml").exists() and SETTINGS_TEMPLATE.exists():
+        copies.append((SETTINGS_TEMPLATE, drive / "settings.toml"))
+    copies.append((root / "boot.py", drive / "boot.py"))
+    copies.append((root / "code.py", drive / "code.py"))
+    return copies
+
+
+def deploy(drive, root=ROOT, settings=None, dry_run=False, out=sys.stdout):
+    """Copy the firmware to ``drive``; return the list of files written."""
+    drive = check_drive(drive)
+    if settings is not None and not Path(settings).is_file():
+        raise DeployError("settings file %s not found" % settings)
+    copies = plan(drive, root, settings)
+    if not dry_run:
+        for package in PACKAGES:
+            if (drive / package).is_dir():
+                shutil.rmtree(drive / package)
+    written = []
+    for source, target in copies:
+        out.write("%s -> %s\n" % (source.relative_to(root) if source.is_relative_to(root)
+                                  else source, target))
+        if dry_run:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            if target.exists():
+                shutil.rmtree(target)
+            shutil.copytree(source, target)
+        else:
+            shutil.copyfile(source, target)
+        written.append(target)
+    return written
+
+
+def main(argv=None):
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(prog="tools.deploy", description=__doc__.split("\n")[0])
+    parser.add_argument("drive", help="the mounted CIRCUITPY folder")
+    parser.add_argument("--settings", help="a settings.toml to install (overwrites)")
+    parser.add_argument("--dry-run", action="store_true", help="only list the copies")
+    args = parser.parse_args(argv)
+    try:
+        deploy(args.drive, settings=args.settings, dry_run=args.dry_run)
+    except DeployError as err:
+        sys.stderr.write("tools.deploy: %s\n" % err)
+        return 2
+    missing = missing_libraries(args.drive)
+    if missing:
+        sys.stdout.write("\nLibraries missing on the drive: %s\nInstall them with:\n"
+                         "  circup --path %s install -r lib/requirements.txt\n"
+                         % (", ".join(missing), args.drive))
+    if not args.dry_run:
+        sys.stdout.write("Done. boot.py changes take effect after pressing RESET.\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
