@@ -173,9 +173,9 @@ class Game:
         self.why = -1
 
     def set_rules(self, rules):
-        """Replace the rules; allowed only before the first game of a match."""
-        if self.started:
-            raise ValueError("rules can only change before a match starts")
+        """Replace the rules and begin a new match; not while a game is on."""
+        if self.phase in (DEALING, PLAY, STUCK):
+            raise ValueError("rules cannot change while a game is on")
         rules.check()
         self.rules.copy_from(rules)
         has_deck = self.has_deck  # a seed or deck may already wait for its start

@@ -22,11 +22,15 @@ def _positions(mask):
 
 
 class Tracer:
-    """Game sink writing trace lines through ``write(text)`` (no newline)."""
+    """Game sink writing trace lines through ``write(text)`` (no newline).
+
+    A sink the game already had keeps receiving every event, after the trace line.
+    """
 
     def __init__(self, game, write):
         self.game = game
         self.write = write
+        self.chained = game.sink
         game.sink = self.event
 
     def event(self, ev, t, i):
@@ -52,6 +56,8 @@ class Tracer:
         else:
             body = ""
         self.write(head + body + "}")
+        if self.chained is not None:
+            self.chained(ev, t, i)
 
 
 def replay_text(text, rules=None):

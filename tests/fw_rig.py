@@ -74,14 +74,7 @@ class Rig:
         self.game = self.app.game
         self.scanner = keypad.scanners[-1]
         self.trace = []
-        firmware_sink = self.game.sink
-        tracer = Tracer(self.game, self.trace.append)
-
-        def both(ev, t, i):
-            tracer.event(ev, t, i)
-            firmware_sink(ev, t, i)
-
-        self.game.sink = both
+        Tracer(self.game, self.trace.append)  # chains onto the firmware's own sink
         self.app.step(supervisor.now())
 
     # ------------------------------------------------------------- driving

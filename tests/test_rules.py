@@ -561,12 +561,16 @@ def test_invalid_rules_are_rejected_at_set_up():
         raise AssertionError("accepted %r" % bad)
 
 
-def test_rules_cannot_change_once_the_match_started():
+def test_rules_cannot_change_while_a_game_is_on():
     game = Game()
     game.shuffle(0)
     game.start(0)
     try:
         game.set_rules(Rules(penalty=0))
     except ValueError:
-        return
-    raise AssertionError("rules changed mid-match")
+        pass
+    else:
+        raise AssertionError("rules changed mid-game")
+    game._end(1, WIN_A, 0)
+    game.set_rules(Rules(penalty=0))  # between games: a new match with new rules
+    assert game.penalty == 0 and list(game.score) == [0, 0] and not game.started

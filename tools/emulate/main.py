@@ -161,13 +161,8 @@ class Emulator:
             from engine.trace import Tracer
 
             out = open(self.trace_path, "w", encoding="utf-8")
-            firmware_sink = app.game.sink
-            tracer = Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
-
-            def both(ev, t, i):
-                tracer.event(ev, t, i)
-                firmware_sink(ev, t, i)
-            app.game.sink = both
+            # The tracer chains onto the firmware's own sink: both see every event.
+            Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
 
     # ------------------------------------------------------- between two loops
 

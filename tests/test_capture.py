@@ -1,0 +1,85 @@
+"""tools/capture: split the device's serial stream into checked per-match logs."""
+
+import os
+import threading
+import time
+
+from engine.trace import replay_text
+from test_rules import FIVES
+from tools.capture import Splitter, main
+
+# A's smaller pack wins a deadlock=1 `fewer` game, and with wins=1 the match.
+WON = ("CSLOG 1\nrules wins=1 deadlock=1 deadlock_result=fewer\n%s\nstart 1000\n"
+       "press 1400 A 0\npress 1500 A 4\nclock 9000\n") % FIVES
+OPEN = "CSLOG 1\nseed 5\nstart 100\npress 700 B 3\nclock 800\n"
+
+
+def feed(splitter, text):
+    for line in text.splitlines(keepends=True):
+        splitter.feed(line.encode())
+
+
+def test_stream_is_split_at_each_header_and_each_match_checked(tmp_path):
+    said = []
+    s = Splitter(tmp_path, trace=True, say=said.append)
+    feed(s, "press 5 A 1\nclock 9\n" + WON + OPEN)
+    s.close()
+    assert (tmp_path / "match-001.log").read_text() == WON
+    assert (tmp_path / "match-002.log").read_text() == OPEN
+    trace = (tmp_path / "match-001.trace").read_text().splitlines()
+    assert trace == replay_text(WON)[0]
+    assert "match-001.log: A won 1-0, 1 games, 2 presses" in said
+    assert any(line.startswith("match-002.log: unfinished at 0-0") for line in said)
+    assert any("skipped 2 line(s)" in line for line in said)
+
+
+def test_a_damaged_line_is_kept_verbatim_and_reported(tmp_path):
+    said = []
+    s = Splitter(tmp_path, say=said.append)
+    damaged = WON.replace("press 1500 A 4", "press 15clock 1600")
+    feed(s, damaged)
+    s.close()
+    assert (tmp_path / "match-001.log").read_text() == damaged
+    assert any("DAMAGED at line 6: press takes 3 fields" in line for line in said)
+
+
+def test_bytes_that_are_not_utf8_are_flagged(tmp_path):
+    said = []
+    s = Splitter(tmp_path, say=said.append)
+    s.feed(b"CSLOG 1\n")
+    s.feed(b"seed \xff\n")
+    s.close()
+    assert "seed \\xff" in (tmp_path / "match-001.log").read_text()
+    assert any("DAMAGED at line 2" in line for line in said)
+
+
+def test_numbering_continues_after_existing_files(tmp_path):
+    (tmp_path / "match-007.log").write_text("old")
+    s = Splitter(tmp_path, say=lambda text: None)
+    feed(s, OPEN)
+    s.close()
+    assert (tmp_path / "match-008.log").read_text() == OPEN
+    assert (tmp_path / "match-007.log").read_text() == "old"
+
+
+def test_capture_from_a_pseudo_terminal_like_a_board(tmp_path, capsys):
+    master, slave = os.openpty()
+
+    def device():
+        time.sleep(0.5)  # pyserial flushes input when it opens the port
+        os.write(master, (WON + OPEN).encode())
+
+    writer = threading.Thread(target=device)
+    writer.start()
+    status = main([os.ttyname(slave), "--out", str(tmp_path), "--matches", "1", "--seconds", "10"])
+    writer.join()
+    os.close(master)
+    os.close(slave)
+    assert status == 0
+    assert (tmp_path / "match-001.log").read_text() == WON
+    assert "A won 1-0" in capsys.readouterr().out
+
+
+def test_a_port_that_cannot_be_opened_is_a_clear_error(tmp_path, capsys):
+    assert main(["/dev/nonexistent-port", "--out", str(tmp_path)]) == 1
+    assert "cannot open /dev/nonexistent-port" in capsys.readouterr().err
