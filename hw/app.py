@@ -20,6 +20,20 @@ seed from the device's own generator). START pauses and resumes (presses are not
 played while paused; the engine's clock keeps running, so a deal or a stuck pause
 may end during a pause); holding START for a second returns to the menu.
 
+Attract mode: after ``attract_ms`` (:data:`ATTRACT_MS`, 20 s; ``CSPEED_ATTRACT_S``
+in ``settings.toml``, 0 = never) on the title screen with no button event, the
+device plays CPU vs CPU: both seats are ``engine.bot`` players, each seat's level
+drawn from :data:`ATTRACT_LEVELS` by the device's generator, one-game matches
+(:data:`ATTRACT_WINS`) with hints on and the piezo silent, one after another. The
+table's message line reads "DEMO - press any button" (upright for A, upside down
+for B) whenever no other message is due. Each demo match is streamed like any match
+but preceded by a ``# attract`` comment line (the line just before its ``CSLOG 1``
+header), so a host can tell a demo from a real match; the demo's log replays like
+any other. The first press of any button (either pad or START) ends the demo at
+once: ``# attract stopped (button)`` is logged, the title is shown, and that press
+(with anything read in the same pass) is not played and does not act on the title.
+Attract mode needs ``engine.bot``; without it the title just waits.
+
 Implementation Notes
 --------------------
 
@@ -61,6 +75,16 @@ CLOCK_EVERY_MS = 5000
 OVERFLOW_TEXT = "keypad queue overflowed: presses were lost"
 ABANDON_TEXT = "match abandoned (START held)"
 
+# Attract mode (CPU vs CPU on an idle title screen).
+ATTRACT_MS = 20000  # idle time on the title before the demo starts (0: never)
+ATTRACT_LEVELS = ("normal", "expert")  # each demo seat's level is drawn from these
+ATTRACT_WINS = 1  # a demo match is one game (a draw is followed by another)
+ATTRACT_HINTS = True  # coverable positions outlined during the demo
+ATTRACT_DONE_MS = 4000  # "A wins the match" stays this long, then the next demo
+ATTRACT_TEXT = "attract"  # logged as "# attract" just before a demo match's header
+ATTRACT_STOP_TEXT = "attract stopped (button)"
+ATTRACT_MAX_MS = 86400000  # longest accepted timeout (one day; ticks_diff holds 2**28)
+
 
 def boot_seed():
     """Return a seed for the device's generator from ``os.urandom`` (or the clock)."""
@@ -80,7 +104,7 @@ class App:
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
-                 levels=None):
+                 levels=None, attract_ms=ATTRACT_MS):
         self.display = display
         self.buttons = buttons
         self.log = MatchLog(port)
@@ -94,7 +118,15 @@ class App:
         self.menu_view = MenuView(width, height, self.menu)
         self.table = tv.TableView(width, height)
         self.seeds = Rng(boot_seed() if seed is None else seed % SEED_LIMIT)
-        self.seats = [HumanSeat(), HumanSeat()]
+        self.humans = (HumanSeat(), HumanSeat())
+        self.seats = [self.humans[0], self.humans[1]]
+        self.attract_ms = max(0, min(attract_ms, ATTRACT_MAX_MS))
+        self.attract_levels = tuple(i for i, name in enumerate(self.menu.levels)
+                                    if name in ATTRACT_LEVELS)
+        self.attract_rules = Rules(wins=ATTRACT_WINS)
+        self.attract = False  # a demo match is on
+        self.idle_from = -1  # title: time of the last button event (-1: next step)
+        self.attract_games = 0  # demo games started since boot
         self.buzzer = buzzer if buzzer is not None else Silent()
         self.mode = -1
         self.paused = False
@@ -125,9 +157,12 @@ class App:
             self._advance(now)
             self._flow(now)
             self._cpu(now)
+        elif self.mode == TITLE:
+            self._title_idle(now)
         self._draw(now)
         if self.sound:
-            self.buzzer.beep(self.sound, now)
+            if not self.attract:  # the demo plays silently
+                self.buzzer.beep(self.sound, now)
             self.sound = SOUND_NONE
         self.buzzer.update(now)
         self.display.refresh()
@@ -135,8 +170,16 @@ class App:
 
     def _read_buttons(self, now):
         buttons = self.buttons
+        woke = False  # a press ended the demo: the rest of this pass is dropped too
         while buttons.read():
             key = buttons.key
+            if woke or self.attract:
+                if buttons.pressed and key <= KEY_START and not woke:
+                    woke = True
+                    self.stop_attract()
+                continue
+            if self.mode == TITLE:
+                self.idle_from = -1
             if key == KEY_START:
                 self._start_key(buttons.pressed, buttons.timestamp, now)
                 continue
@@ -193,8 +236,12 @@ class App:
             if ticks_diff(now, self.until) >= 0:
                 if game.match_over:
                     self.mode = DONE
+                    self.until = ticks_add(now, ATTRACT_DONE_MS)
                 else:
                     self._ready(now)
+        elif mode == DONE:
+            if self.attract and ticks_diff(now, self.until) >= 0:
+                self.begin_attract(now)  # the demo loops while nobody touches a button
 
     def _cpu(self, now):
         if self.mode != GAME or self.paused:
@@ -205,6 +252,15 @@ class App:
                 pos = controller.step(now)
                 if 0 <= pos < 8:
                     self.press(seat, pos, now)
+
+    def _title_idle(self, now):
+        """On the title: start the demo once no button has moved for ``attract_ms``."""
+        if not self.attract_ms or not self.attract_levels:
+            return
+        if self.idle_from < 0 or self.start_down:
+            self.idle_from = now
+        elif ticks_diff(now, self.idle_from) >= self.attract_ms:
+            self.begin_attract(now)
 
     def _draw(self, now):
         mode = self.mode
@@ -226,23 +282,28 @@ class App:
         game = self.game
         mode = self.mode
         if mode == READY:
-            return tv.MSG_READY
-        if mode == GAME:
+            msg = tv.MSG_READY
+        elif mode == GAME:
             phase = game.phase
             if phase == DEALING:
-                return tv.MSG_DEAL
-            if phase == STUCK:
-                return tv.MSG_STUCK
-            if phase == PLAY and not self.first_play and ticks_diff(now, self.play_since) < GO_MS:
-                return tv.MSG_GO
-            return tv.MSG_NONE
-        if mode == DONE:
-            return tv.MSG_MATCH_A if game.match_winner == WIN_A else tv.MSG_MATCH_B
-        if mode == RESULT:
+                msg = tv.MSG_DEAL
+            elif phase == STUCK:
+                msg = tv.MSG_STUCK
+            elif phase == PLAY and not self.first_play and \
+                    ticks_diff(now, self.play_since) < GO_MS:
+                msg = tv.MSG_GO
+            else:
+                msg = tv.MSG_NONE
+        elif mode == DONE:
+            msg = tv.MSG_MATCH_A if game.match_winner == WIN_A else tv.MSG_MATCH_B
+        elif mode == RESULT:
             if game.result == DRAW:
-                return tv.MSG_DEADLOCK if game.why == WHY_DEADLOCK else tv.MSG_DRAW
-            return tv.MSG_WIN_A if game.result == WIN_A else tv.MSG_WIN_B
-        return tv.MSG_NONE
+                msg = tv.MSG_DEADLOCK if game.why == WHY_DEADLOCK else tv.MSG_DRAW
+            else:
+                msg = tv.MSG_WIN_A if game.result == WIN_A else tv.MSG_WIN_B
+        else:
+            msg = tv.MSG_NONE
+        return tv.DEMO_OF[msg] if self.attract else msg
 
     # ------------------------------------------------------------ transitions
 
@@ -250,9 +311,11 @@ class App:
         self.mode = mode
         if mode == TITLE:
             group = self.title_view.group
+            self.idle_from = -1
         elif mode == MENU:
             group = self.menu_view.group
             self.paused = False
+            self.attract = False
         else:
             group = self.table.group
         if self.display.root_group is not group:
@@ -302,15 +365,44 @@ class App:
         game.new_match()
         game.set_rules(menu.rules())
         self.log.match(game.rules)
-        self.seats[0] = HumanSeat()
+        self.seats[0] = self.humans[0]
         if menu.vs_cpu():
             self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next())
         else:
-            self.seats[1] = HumanSeat()
+            self.seats[1] = self.humans[1]
         self.hints = menu.hints()
+        self.attract = False
         self.paused = False
         self._ready(now)
         self._show(READY)
+
+    def begin_attract(self, now):
+        """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.bot``."""
+        game = self.game
+        game.new_match()
+        game.set_rules(self.attract_rules)
+        self.log.comment(ATTRACT_TEXT)
+        self.log.match(game.rules)
+        levels = self.attract_levels
+        seeds = self.seeds
+        for seat in range(2):
+            level = levels[seeds.below(len(levels))]
+            self.seats[seat] = CpuSeat(game, seat, level, seeds.next())
+        self.hints = ATTRACT_HINTS
+        self.attract = True
+        self.paused = False
+        self._ready(now)
+        self._show(READY)
+
+    def stop_attract(self):
+        """End the demo at once and show the title (a button was pressed)."""
+        self.log.comment(ATTRACT_STOP_TEXT)
+        self.attract = False
+        self.paused = False
+        self.seats[0] = self.humans[0]
+        self.seats[1] = self.humans[1]
+        self.start_down = False
+        self._show(TITLE)
 
     def _ready(self, now):
         self.mode = READY
@@ -328,6 +420,8 @@ class App:
             return
         self.log.game(seed, t)
         self.logged_at = t
+        if self.attract:
+            self.attract_games += 1
         for controller in self.seats:
             controller.reset(t)
         self.first_play = True

@@ -9,17 +9,18 @@ Implementation Notes
 
 **Software and Dependencies:** ``board``, ``supervisor`` (``ticks_ms``), ``usb_cdc``
 (``data``, enabled by ``boot.py``), ``microcontroller`` (``nvm``), ``os.getenv``
-(``settings.toml``); ``hw.profiles``, ``hw.display``, ``hw.pads``, ``hw.buzzer``,
-``hw.app``.
+(``settings.toml``: the settings of ``hw.profiles``, and ``CSPEED_ATTRACT_S``, the
+idle seconds on the title before attract mode, 0 = never); ``hw.profiles``,
+``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``.
 """
 
 import os
 
-from hw.app import App
+from hw.app import ATTRACT_MS, App
 from hw.buzzer import make_buzzer
 from hw.display import make_display
 from hw.pads import make_buttons
-from hw.profiles import choose
+from hw.profiles import choose, parse_int
 
 
 def build(getenv=None, seed=None):
@@ -35,8 +36,10 @@ def build(getenv=None, seed=None):
     display = make_display(profile, board)
     buttons = make_buttons(profile, board)
     buzzer = make_buzzer(profile.get("piezo"), board)
+    attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
     app = App(display, buttons, port=getattr(usb_cdc, "data", None), seed=seed,
-              buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None))
+              buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None),
+              attract_ms=max(0, attract_s) * 1000)
     return name, app
 
 

@@ -15,7 +15,9 @@ locks, messages), using constant strings made at start-up: steady-state frames
 allocate nothing in this module. The 8 cards are laid out once by
 ``adafruit_displayio_layout``'s ``GridLayout`` (4x2; B's cells anchored to the top
 of their cell, A's to the bottom, the messages between them). Border colours: orange
-marks a pending position, light blue a coverable one when hints are on.
+marks a pending position, light blue a coverable one when hints are on. In attract
+mode (``hw.app``) the message line carries the "DEMO - press any button" banner
+(``MSG_DEMO``; see ``DEMO_OF``).
 
 Implementation Notes
 --------------------
@@ -46,6 +48,12 @@ MSG_DEADLOCK = 8
 MSG_MATCH_A = 9
 MSG_MATCH_B = 10
 MSG_PAUSED = 11
+MSG_DEMO = 12  # attract mode (hw.app): the banner
+MSG_DEMO_WIN_A = 13  # attract mode: results told alike to both seats (no "You")
+MSG_DEMO_WIN_B = 14
+MSG_DEMO_MATCH_A = 15
+MSG_DEMO_MATCH_B = 16
+DEMO_TEXT = "DEMO - press any button"
 MESSAGES = (
     ("", ""),
     ("Get ready...", "Get ready..."),
@@ -59,6 +67,18 @@ MESSAGES = (
     ("You win the match!", "A wins the match"),
     ("B wins the match", "You win the match!"),
     ("Paused: START resumes", "Paused: START resumes"),
+    (DEMO_TEXT, DEMO_TEXT),
+    ("A wins the game", "A wins the game"),
+    ("B wins the game", "B wins the game"),
+    ("A wins the match", "A wins the match"),
+    ("B wins the match", "B wins the match"),
+)
+# During attract mode a message id is shown as DEMO_OF[id]: the banner whenever
+# nothing else needs telling (no message, "Get ready", "GO!"), neutral results.
+DEMO_OF = (
+    MSG_DEMO, MSG_DEMO, MSG_DEAL, MSG_DEMO, MSG_STUCK, MSG_DEMO_WIN_A, MSG_DEMO_WIN_B,
+    MSG_DRAW, MSG_DEADLOCK, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_DEMO,
+    MSG_DEMO, MSG_DEMO_WIN_A, MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B,
 )
 
 PACK_TEXT = tuple("Pack %d" % n for n in range(53))

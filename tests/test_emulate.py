@@ -306,22 +306,68 @@ def test_script_format():
             parse(bad)
 
 
-def test_make_play_without_a_display_runs_a_demo(tmp_path):
+def test_make_play_without_a_display_records_the_attract_mode(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
     env.pop("SDL_VIDEODRIVER", None)
-    run = subprocess.run([sys.executable, "-m", "tools.emulate", "--seconds", "12", "--seed", "3"],
+    env.pop("CSPEED_ATTRACT_S", None)
+    run = subprocess.run([sys.executable, "-m", "tools.emulate", "--seconds", "90", "--seed", "3"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "no display found" in run.stdout
+    assert "attract mode (CPU vs CPU) starts after 20 s" in run.stdout
     demo = tmp_path / "build" / "emulator-demo"
     assert "animated GIF: build/emulator-demo/demo.gif" in run.stdout
     from PIL import Image
 
     gif = Image.open(demo / "demo.gif")
     assert gif.n_frames > 10 and gif.size == (320, 240)
-    assert len(list((demo / "frames").glob("frame_*.png"))) == gif.n_frames
+    assert gif.info["duration"] == 3000  # the 20 s idle title, cut short in the GIF
+    frames = sorted((demo / "frames").glob("frame_*.png"))
+    assert len(frames) == gif.n_frames
+    assert int(frames[1].stem.split("_")[1]) >= 20000  # nothing moved before the demo
+    log = (demo / "match.log").read_text().splitlines()
+    assert log[:2] == ["# attract", "CSLOG 1"] and log.count("CSLOG 1") == 1
+    assert {l.split()[2] for l in log if l.startswith("press ")} == {"A", "B"}
+    ran = float(run.stdout.split("ran ")[1].split(" s ")[0])
+    assert ran < 90  # stopped 3 s after the demo match was won
     replay = subprocess.run([sys.executable, "-m", "tools.replay", str(demo / "match.log")],
                             cwd=ROOT, capture_output=True, text=True)
     assert replay.returncode == 0 and '"r": "cover"' in replay.stdout
+    assert '"ev": "match"' in replay.stdout
+
+
+def test_attract_in_the_emulator_and_any_key_returns_to_the_title(monkeypatch):
+    """Idle title -> the firmware's attract mode; a key of the key map ends it."""
+    from engine.game import PLAY
+    from hw.app import GAME, TITLE
+    from tools.emulate import script
+    from tools.emulate.main import Emulator
+
+    monkeypatch.setenv("CSPEED_ATTRACT_S", "2")  # os.getenv, as settings.toml on a board
+    emu = Emulator(virtual=True, seed=5, until_ms=9000)
+    emu.add_script(script.parse("8000 tap k\n"))  # B's key over position 1
+    seen = {}
+
+    def probe(e, now):
+        app = e.app
+        if app is None:
+            return
+        if app.attract and app.mode == GAME and app.game.phase == PLAY:
+            seen.setdefault("tops", bytes(app.game.tops))
+            seen["last_tops"] = bytes(app.game.tops)
+            seen["covers"] = sum(app.game.covers)
+    emu.every_loop.append(probe)
+    try:
+        app = emu.run()
+    finally:
+        emu.close()
+    assert seen["covers"] > 0 and seen["tops"] != seen["last_tops"]
+    assert app.mode == TITLE and not app.attract
+    written = bytes(emu.port.written).decode().splitlines()
+    assert written[:2] == ["# attract", "CSLOG 1"]
+    assert written[-1] == "# attract stopped (button)"  # and nothing after it
+    key_tick = (emu.clock.start + 8000) % (1 << 29)
+    presses = [int(l.split()[1]) for l in written if l.startswith("press ")]
+    assert presses and key_tick not in presses  # the bots pressed; the key was not played

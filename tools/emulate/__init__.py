@@ -9,7 +9,7 @@ parts for what only CircuitPython has. One job per module:
 * :mod:`.clock`   -- ``supervisor.ticks_ms`` (2**29 wrap; real or virtual time)
 * :mod:`.nvm`     -- ``microcontroller.nvm`` in a file
 * :mod:`.script`  -- timed key presses for headless runs (``--script``)
-* :mod:`.demo`    -- CPU-vs-CPU demo through the keyboard path, frames and a GIF
+* :mod:`.demo`    -- the firmware's attract mode (CPU vs CPU) as frames and a GIF
 * :mod:`.help`    -- the F1 key-map overlay
 * :mod:`.main`    -- :class:`~tools.emulate.main.Emulator`, which ties them together
 * ``__main__``    -- the command line

@@ -5,7 +5,7 @@ import os
 import sys
 
 DEMO_DIR = os.path.join("build", "emulator-demo")
-DEMO_LIMIT_MS = 240000  # a demo match stops here at the latest (virtual time)
+DEMO_LIMIT_MS = 300000  # a demo stops here at the latest (virtual time)
 HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
 SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
 
@@ -32,7 +32,9 @@ def parse_args(argv):
     mode.add_argument("--window", action="store_true",
                       help="open a window even if no DISPLAY/WAYLAND_DISPLAY is set")
     p.add_argument("--script", metavar="FILE", help="timed key presses (see tools/emulate/script.py)")
-    p.add_argument("--demo", action="store_true", help="CPU vs CPU through the keyboard path")
+    p.add_argument("--demo", action="store_true",
+                   help="wait on the title for the firmware's attract mode (CPU vs CPU);"
+                        " stop 3 s after its first match")
     p.add_argument("--frames", metavar="DIR", help="write a PNG whenever the screen changes")
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames at the end")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the screen at the end")
@@ -67,8 +69,9 @@ def main(argv=None):
         args.headless = True
         if not args.script and not args.demo:
             auto_demo = True
-            print("Playing a demo match (two CPU players on the keyboard path) instead;\n"
-                  "open the GIF below to watch it. With a display, `make play` opens a window.")
+            print("Recording a demo instead: the firmware idles on its title, then its attract\n"
+                  "mode plays CPU vs CPU; open the GIF below to watch it. With a display,\n"
+                  "`make play` opens a window.")
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     demo = args.demo or auto_demo
@@ -88,7 +91,7 @@ def main(argv=None):
         os.makedirs(os.path.dirname(os.path.abspath(args.log)), exist_ok=True)
 
     from tools.emulate import script as scripts
-    from tools.emulate.demo import DemoPlayers, make_gif
+    from tools.emulate.demo import attract_seconds, make_gif
     from tools.emulate.keys import HELP_LINES
     from tools.emulate.main import Emulator
     from tools.emulate.nvm import default_path
@@ -118,7 +121,11 @@ def main(argv=None):
                    until_ms=until, trace_path=args.trace)
     emu.add_script(events)
     if demo:
-        DemoPlayers().install(emu)
+        seconds = attract_seconds()
+        if seconds:
+            print("demo: attract mode (CPU vs CPU) starts after %d s on the title" % seconds)
+        else:
+            print("demo: CSPEED_ATTRACT_S=0 turns attract mode off: nothing will play")
         emu.every_loop.append(_stop_after_match)
     print("usb_cdc.data (the match log) is %s\n"
           "  watch it:  python -m serial.tools.miniterm %s\n"
@@ -148,7 +155,7 @@ def main(argv=None):
 
 
 def _stop_after_match(emu, now):
-    """Demo: end 3 s after the match is won."""
+    """Demo: end 3 s after the (first demo) match is won."""
     from hw.app import DONE
 
     if emu.app is not None and emu.app.mode == DONE and not getattr(emu, "_ending", False):

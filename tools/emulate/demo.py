@@ -1,68 +1,33 @@
-"""A demo match: two ``engine.bot`` players on the keyboard, recorded as frames and a GIF.
+"""The demo: the firmware's own attract mode, recorded as frames and a GIF.
 
-The firmware has no attract mode, so the demo plays a match the way two people at
-the keyboard would: START twice (title, then the menu's defaults), then each seat's
-bot watches the firmware's game and presses its keys through the same keyboard
-path as a person (:mod:`.keys`). ``make play`` runs it headless when there is no
-display; ``--demo`` runs it in the window too.
+The firmware plays CPU vs CPU by itself once its title screen has been idle for
+``hw.app.ATTRACT_MS`` (20 s; ``CSPEED_ATTRACT_S`` in the environment changes it, as
+``settings.toml`` does on a board), so the demo only has to wait and watch: no
+keys are pressed for it. ``make play`` runs it headless when there is no display
+(virtual time: the idle title costs no real time); ``--demo`` runs it in the window
+too. It stops 3 s after the first demo match is won. Any key ends the attract mode
+(the firmware shows the title again).
 """
 
 import os
 
-from tools.emulate.keys import POSITION_KEYS, key_event
-
-START_TAPS_MS = (500, 1200)  # title -> menu -> match with the menu's defaults
-KEY_HOLD_MS = 40
+GIF_STILL_MAX_MS = 3000  # a still stretch longer than this (the idle title) is cut short
 
 
-class DemoPlayers:
-    """Both seats played by ``engine.bot.Bot`` through keyboard events."""
+def attract_seconds():
+    """The firmware's idle time before attract mode, as it will read it (seconds)."""
+    from hw.app import ATTRACT_MS
+    from hw.profiles import parse_int
 
-    def __init__(self, level=1, seed=1):
-        self.level = level
-        self.seed = seed
-        self.bots = None
-        self.last_now = None
-
-    def install(self, emu):
-        """Schedule the START taps and hook the bots into every emulator turn."""
-        import pygame
-
-        for ms in START_TAPS_MS:
-            emu.schedule(ms, lambda e: pygame.event.post(key_event("space", True)))
-            emu.schedule(ms + KEY_HOLD_MS, lambda e: pygame.event.post(key_event("space", False)))
-        emu.every_loop.append(self.turn)
-
-    def turn(self, emu, now):
-        """Between two firmware loops: let each bot look and maybe press a key."""
-        import pygame
-        from engine.bot import Bot
-        from hw.app import GAME
-
-        app = emu.app
-        if app is None or app.mode != GAME or app.paused:
-            self.last_now = None
-            return
-        game = app.game
-        if self.bots is None:
-            self.bots = [Bot(game, seat, self.level, self.seed + seat) for seat in range(2)]
-        if self.last_now is None:  # a game has just started (or play resumed)
-            for bot in self.bots:
-                bot.reset(game.clock)
-        # The engine has advanced to the previous loop's time: bots look at that.
-        seen = game.clock
-        for seat, bot in enumerate(self.bots):
-            pos = bot.step(seen)
-            if 0 <= pos < 8:
-                name = POSITION_KEYS[seat][pos]
-                pygame.event.post(key_event(name, True))
-                emu.schedule(emu.elapsed() + KEY_HOLD_MS,
-                             lambda e, n=name: pygame.event.post(key_event(n, False)))
-        self.last_now = now
+    return max(0, parse_int(os.environ.get("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000))
 
 
-def make_gif(frames, path, scale=1, last_hold_ms=3000):
-    """Write an animated GIF of ``frames`` (``[(ms, png path)]``); return ``path``."""
+def make_gif(frames, path, scale=1, last_hold_ms=3000, still_max_ms=GIF_STILL_MAX_MS):
+    """Write an animated GIF of ``frames`` (``[(ms, png path)]``); return ``path``.
+
+    Each frame lasts until the next one, at most ``still_max_ms`` (so the 20 s idle
+    title before the attract mode does not fill the GIF).
+    """
     from PIL import Image
 
     images, durations = [], []
@@ -72,7 +37,7 @@ def make_gif(frames, path, scale=1, last_hold_ms=3000):
             image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
         images.append(image)
         nxt = frames[i + 1][0] if i + 1 < len(frames) else ms + last_hold_ms
-        durations.append(max(20, nxt - ms))  # GIF viewers clamp shorter delays
+        durations.append(min(still_max_ms, max(20, nxt - ms)))  # viewers clamp < 20 ms
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
                    loop=0, optimize=False)

@@ -47,6 +47,8 @@ HELP_LINES = (
     "START / MENU: Space or Enter (hold 1 s: back to the menu)",
     "Menu: A: Q/A up, W/S down, E/D -, R/F +",
     "      B: P/; up, O/L down, I/K -, U/J +",
+    "Menu 'Players': 1 player vs CPU (B is the CPU; pick its level)",
+    "20 s idle on the title: demo (CPU vs CPU); any key: back",
     "F1: this help     Esc or close: quit",
 )
 

@@ -12,13 +12,13 @@ not ``ticks_ms``: libraries such as ``bitmap_label`` read ``ticks_ms()`` mid-ste
 1. save a PNG frame if the last loop drew something (``--frames``);
 2. move time on: wall clock (window), or virtual time (headless: straight to the
    next scheduled event or 10 ms on, so scripted runs are fast and repeatable);
-3. run what is due (script keys become keyboard events; demo bots; test probes);
+3. run what is due (script keys become keyboard events; the demo's stop; test probes);
 4. read ALL pygame events, in this one place: keys go to the pads stamped with
    this tick (:mod:`.keys`), F1 toggles the help, Esc / closing the window quits;
 5. stop (raise :class:`Stop` out of the firmware's loop) when the time is up.
 
 ``hw.main.build`` is wrapped (not edited) to pass ``--seed``, to wrap the App's
-``step`` as above, and to keep the firmware's ``App`` for the demo bots,
+``step`` as above, and to keep the firmware's ``App`` for the demo,
 ``--trace`` and tests. The next ``ticks_ms()`` then returns the moved clock.
 """
 

@@ -1,0 +1,142 @@
+"""Attract mode: an idle title turns into CPU vs CPU; any button returns to the title."""
+
+from fw_rig import Rig, key_for, replay, split_matches
+from hw import app as app_mod
+from hw import table_view as tv
+from hw.app import ATTRACT_DONE_MS, ATTRACT_MS, DONE, GAME, MENU, READY, TITLE
+from hw.profiles import KEY_START
+
+START = (1 << 29) - 25000  # the demo begins just before the tick wrap and crosses it
+
+
+def idle_into_attract(rig, dt=200):
+    """Let the title sit with no button until the demo has started."""
+    assert rig.app.mode == TITLE
+    rig.run(ATTRACT_MS - 2 * dt, dt=dt)
+    assert rig.app.mode == TITLE and not rig.app.attract
+    rig.run(3 * dt, dt=dt)
+    assert rig.app.mode == READY and rig.app.attract
+
+
+def log_lines(rig):
+    return rig.log_text().splitlines()
+
+
+def test_idle_title_plays_cpu_vs_cpu_and_the_demo_log_replays():
+    rig = Rig(start=START, seed=7)
+    app = rig.app
+    assert len(tv.DEMO_OF) == len(tv.MESSAGES)
+    idle_into_attract(rig)
+    # Both seats are CPU players at levels drawn from ATTRACT_LEVELS.
+    for seat in range(2):
+        controller = app.seats[seat]
+        assert not controller.human and controller.bot.player == seat
+    levels = {app.menu.levels[i] for i in app.attract_levels}
+    assert levels == set(app_mod.ATTRACT_LEVELS)
+    assert app.hints
+    # The stream marks the demo: "# attract" right before the match header.
+    lines = log_lines(rig)
+    assert lines[:3] == ["# attract", "CSLOG 1",
+                         "rules penalty=500 stuck=1000 deal=300 tie=replay deadlock=13 "
+                         "deadlock_result=draw rutter=0 wins=1"]
+    # The banner, upright for A and upside down for B.
+    labels = app.table.message_labels
+    assert labels[0].text == labels[1].text == tv.DEMO_TEXT
+    assert labels[0].label_direction == "LTR" and labels[1].label_direction == "UPD"
+    assert not labels[0].hidden
+    rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2, dt=20)
+    first_tops = bytes(rig.game.tops)
+    banner_frames = 0
+    for _ in range(20000):  # 400 s of demo at most
+        if app.mode == DONE:
+            break
+        rig.step(20)
+        if app.mode == GAME and rig.game.phase == 2 and labels[0].text == tv.DEMO_TEXT:
+            banner_frames += 1
+        for pos in range(8):
+            assert app.table.shown_top(pos) == rig.game.tops[pos]
+    assert banner_frames > 50  # the banner stays up while the bots play
+    assert app.mode == DONE and rig.game.match_over and sum(rig.game.covers) > 20
+    assert bytes(rig.game.tops) != first_tops
+    winner = "AB"[rig.game.match_winner]
+    assert labels[0].text == labels[1].text == "%s wins the match" % winner
+    presses = [line.split() for line in log_lines(rig) if line.startswith("press ")]
+    assert {p[2] for p in presses} == {"A", "B"}  # both bots pressed, through the log path
+    assert rig.now < START  # the tick counter wrapped during the demo
+    # The streamed demo replays to exactly the device's game.
+    demo_trace = list(rig.trace)
+    assert replay(split_matches(rig.log_text())[0]) == demo_trace
+    # Idle still: the next demo match follows, again marked.
+    rig.run(ATTRACT_DONE_MS + 100, dt=50)
+    assert app.attract and app.mode == READY
+    assert log_lines(rig).count("# attract") == 2
+    assert len(split_matches(rig.log_text())) == 2
+    assert app.attract_games == 1  # the second demo game deals after "Get ready"
+
+
+def test_any_button_returns_to_the_title_and_is_not_played():
+    rig = Rig(start=START, seed=2)
+    app = rig.app
+    idle_into_attract(rig)
+    rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2 and rig.coverable(), dt=20)
+    # A presses a position it could cover: the demo ends, the press is not played.
+    pos = rig.coverable()[0]
+    changes = rig.game.changes
+    trace = len(rig.trace)
+    logged = len(log_lines(rig))
+    rig.press_pos(0, pos, hold=80)
+    rig.step(2)
+    assert app.mode == TITLE and not app.attract
+    assert all(seat.human for seat in app.seats)
+    assert rig.game.changes == changes and len(rig.trace) == trace
+    new = log_lines(rig)[logged:]
+    assert new == ["# attract stopped (button)"]
+    rig.run(200)  # the release does nothing either: still the title, not the menu
+    assert app.mode == TITLE
+    assert rig.game.changes == changes and len(log_lines(rig)) == logged + 1
+    # The title idles again, into a new demo; START ends it the same way.
+    idle_into_attract(rig)
+    rig.run(2500, dt=20)
+    rig.scanner.press(KEY_START, rig.now)
+    rig.scanner.press(key_for(1, 3), rig.now)  # read in the same pass: dropped too
+    rig.step(2)
+    assert app.mode == TITLE and not app.attract
+    rig.run(1500)  # START still held past the long press: no menu, no "abandoned"
+    rig.scanner.release(KEY_START, rig.now)
+    rig.run(200)
+    assert app.mode == TITLE
+    text = rig.log_text()
+    assert "abandoned" not in text and text.count("# attract stopped (button)") == 2
+    # After the demo, the title works as before: START opens the menu.
+    rig.tap(KEY_START)
+    rig.run(60)
+    assert app.mode == MENU and not app.attract
+
+
+def test_timeout_setting_held_start_silence_and_off_switches():
+    rig = Rig(start=START, seed=7, settings={"CSPEED_ATTRACT_S": "5"})  # settings.toml
+    app = rig.app
+    assert app.attract_ms == 5000
+    rig.scanner.press(KEY_START, rig.now)
+    rig.run(8000, dt=250)
+    assert app.mode == TITLE and not app.attract  # a held button is not idle
+    rig.scanner.release(KEY_START, rig.now)  # a long press on the title: stays there
+    rig.run(4500, dt=250)
+    assert app.mode == TITLE and not app.attract
+    rig.run(1000, dt=250)
+    assert app.attract
+    # The demo plays silently (the piezo beeps in a real match: test_fw_hardware).
+    pwm = app.buzzer.pwm
+    rig.run_until(lambda: sum(rig.game.covers) >= 3, dt=20)
+    assert all(duty == 0 for _, duty in pwm.history)
+    rig.tap(KEY_START)
+    rig.step(2)
+    assert app.mode == TITLE
+    # Off: CSPEED_ATTRACT_S = "0" (attract_ms 0), or no engine.bot (no levels).
+    app.attract_ms = 0
+    rig.run(20000, dt=1000)
+    assert app.mode == TITLE and not app.attract
+    app.attract_ms = 5000
+    app.attract_levels = ()  # what App(levels=()) gets without engine.bot
+    rig.run(20000, dt=1000)
+    assert app.mode == TITLE and not app.attract
