@@ -84,13 +84,15 @@ def panel(x, y, width, height, color, cell=8):
     return group, pal
 
 
-def _glyph_blit(font, char, bitmap, x0, y0, baseline):
+def _glyph_blit(font, char, bitmap, x0, y0, baseline, cell=False):
     glyph = font.get_glyph(ord(char))
     if glyph is None:
         return 0
     src = glyph.bitmap
     sx = glyph.tile_index * glyph.width  # BuiltinFont: a row of tiles; BDF: index 0
-    top = baseline - glyph.height - glyph.dy
+    # A BuiltinFont glyph is a whole character cell (descent included): its top is the
+    # cell's top. CircuitPython reports dy=0 for it, Blinka dy=-descent, so dy is not used.
+    top = 0 if cell else baseline - glyph.height - glyph.dy
     for y in range(glyph.height):
         ty = y0 + top + y
         if not 0 <= ty < bitmap.height:
@@ -109,11 +111,12 @@ def rank_sheet(font=None):
     bitmap = displayio.Bitmap(RANK_TILE_W * len(RANK_TEXT), RANK_TILE_H, 2)
     box = font.get_bounding_box()
     glyph_w = box[0]
+    cell = len(box) == 2  # fontio.BuiltinFont (terminalio.FONT): (width, height) cells
     baseline = RANK_TILE_H - 2  # the terminal font's descent
     for i, text in enumerate(RANK_TEXT):
         x = i * RANK_TILE_W + (RANK_TILE_W - glyph_w * len(text)) // 2
         for char in text:
-            x += _glyph_blit(font, char, bitmap, x, 0, baseline) or glyph_w
+            x += _glyph_blit(font, char, bitmap, x, 0, baseline, cell) or glyph_w
     return bitmap
 
 

@@ -4,7 +4,8 @@ The title reads upright for A and upside down for B. The menu is read from seat 
 (either pad moves it: near-row buttons 1/2 move the cursor up/down, 3/4 change the
 value; far-row buttons do the same); seat B sees a short upside-down note. Like the
 game screen, both scenes are built once and :meth:`MenuView.update` only re-sets
-labels whose text changed (each option's texts are made once at start-up).
+labels whose text changed (each option's texts, and the line and cursor positions,
+are made once at start-up: the firmware's code allocates nothing on a menu change).
 
 Implementation Notes
 --------------------
@@ -56,7 +57,10 @@ class MenuView:
         self.group.append(background)
         line = max(14, height // 11)
         self.line = line
-        self.top = height // 2 - line
+        help_y = height - line // 2 - 2
+        # Centred, but on a short screen (240x135) six options would run into the help
+        # line: start higher so the last one ends a glyph (12 px) + 2 above it.
+        self.top = min(height // 2 - line, help_y - 14 - (len(LABELS) - 1) * line)
         margin = max(6, width // 20)
         self.texts = tuple(tuple("%s: %s" % (LABELS[item], value) for value in choices)
                            for item, choices in enumerate(menu.choices))
@@ -69,14 +73,19 @@ class MenuView:
         self.cursor = gfx.label(">", False, gfx.GOLD, 1, (0.0, 0.5), (margin, self.top))
         self.group.append(self.cursor)
         self.group.append(gfx.label(TITLE, False, gfx.GOLD, 1, (0.5, 0.5),
-                                    (width // 2, self.top - line - 4)))
+                                    (width // 2, max(self.top - line - 4, line // 2 + 2 + line))))
         self.group.append(gfx.label(MENU_HELP, False, gfx.DIM, 1, (0.5, 0.5),
-                                    (width // 2, height - line // 2 - 2)))
+                                    (width // 2, help_y)))
         if not menu.levels:
             self.group.append(gfx.label(CPU_MISSING, False, gfx.DIM, 1, (0.5, 0.5),
                                         (width // 2, height - 3 * line // 2 - 2)))
         self.group.append(gfx.label(MENU_NOTE_B, True, gfx.DIM, 1, (0.5, 0.5),
                                     (width // 2, line // 2 + 2)))
+        # Where the option lines and the cursor sit, by visible row: made once, because
+        # building a position tuple on every menu change would allocate.
+        rows = range(len(LABELS))
+        self.line_places = tuple((margin + 12, self.top + row * line) for row in rows)
+        self.cursor_places = tuple((margin, self.top + row * line) for row in rows)
         self.changes = -1
         self.margin = margin
 
@@ -93,12 +102,12 @@ class MenuView:
                 lab.hidden = True
                 continue
             gfx.set_text(lab, self.texts[item][menu.values[item]])
-            y = self.top + row * self.line
-            if lab.anchored_position[1] != y:
-                lab.anchored_position = (self.margin + 12, y)
+            place = self.line_places[row]
+            if lab.anchored_position[1] != place[1]:
+                lab.anchored_position = place
             lab.hidden = False
             if item == menu.cursor:
-                self.cursor.anchored_position = (self.margin, y)
+                self.cursor.anchored_position = self.cursor_places[row]
             row += 1
 
     def shown_lines(self):

@@ -26,8 +26,9 @@ Implementation Notes
 RP2350's pull-down erratum rules out active-high), or a key matrix with diodes.
 
 **Software and Dependencies:** CircuitPython 9/10 ``keypad`` (``Event.timestamp``,
-``EventQueue.get_into``, ``overflowed``; ``debounce_threshold`` where the firmware
-has it -- the scanner is rebuilt without it on versions that reject it), ``board``; ``hw.profiles``.
+``EventQueue.get_into``, ``overflowed``; ``debounce_threshold``, added in 9.0 by
+adafruit/circuitpython#8855 -- the scanner is rebuilt without it on older firmware that
+rejects the keyword), ``board``; ``hw.profiles``.
 """
 
 from hw.profiles import KEY_COUNT, KEY_START, NO_KEY
@@ -121,7 +122,7 @@ def make_buttons(profile, board_module=None, keypad_module=None):
         raise ValueError("unknown buttons kind %r" % spec["kind"])
     try:
         scanner = build(**kwargs)
-    except TypeError:  # CircuitPython before 9.2: no debounce_threshold
+    except TypeError:  # CircuitPython 8.x: no debounce_threshold (added in 9.0)
         del kwargs["debounce_threshold"]
         scanner = build(**kwargs)
     return Buttons(scanner, keymap, keypad_module.Event())

@@ -126,13 +126,31 @@ REFERENCE = "pico_ili9341"
 _ROTATIONS = (0, 90, 180, 270)
 
 
+def _setting_text(value):
+    """Return a settings value as plain text.
+
+    From CircuitPython 10.2 ``os.getenv`` returns the raw right-hand side of
+    ``KEY = value`` when that is not a quoted string (adafruit/circuitpython#10819), so
+    be lenient: drop surrounding double quotes, or a trailing ``# comment`` after an
+    unquoted value. No value used here contains ``"`` or ``#``.
+    """
+    text = str(value).strip()
+    if text.startswith('"'):
+        end = text.find('"', 1)
+        return (text[1:end] if end > 0 else text[1:]).strip()
+    hash_at = text.find("#")
+    if hash_at >= 0:
+        text = text[:hash_at].strip()
+    return text
+
+
 def parse_int(value, default):
     """Return ``value`` (a settings string, an int or None) as an int, or ``default``."""
     if value is None:
         return default
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    text = str(value).strip()
+    text = _setting_text(value)
     try:
         return int(text)
     except ValueError:
@@ -143,7 +161,7 @@ def parse_name(value):
     """Return a settings string stripped, or None for an empty value or ``none``."""
     if value is None:
         return None
-    text = str(value).strip()
+    text = _setting_text(value)
     if not text or text.lower() == "none":
         return None
     return text

@@ -37,6 +37,13 @@ def test_deploy_copies_the_firmware(drive):
     assert written[-1] == drive / "code.py"  # written last
 
 
+def test_deploy_fills_the_empty_settings_file_of_a_fresh_drive(drive):
+    # A freshly formatted CIRCUITPY drive already has an empty settings.toml.
+    (drive / "settings.toml").write_text("")
+    deploy.deploy(drive, out=open("/dev/null", "w"))
+    assert (drive / "settings.toml").read_text() == (ROOT / "tools" / "settings.toml").read_text()
+
+
 def test_deploy_keeps_existing_settings_unless_asked(drive, tmp_path):
     (drive / "settings.toml").write_text('CIRCUITPY_WIFI_SSID = "school"\n')
     deploy.deploy(drive, out=open("/dev/null", "w"))

@@ -1,7 +1,9 @@
 """Run every tests/mpy/vm_*.py inside the MicroPython 1.27 WebAssembly VM.
 
 Each script must exit 0 and print "OK" as its last line (mpyharness.Report.done()).
-A script may raise its VM timeout with a line "# vm-timeout: SECONDS" near the top.
+A script may raise its VM timeout with a line "# vm-timeout: SECONDS" near the top,
+and name the repo directories copied into the VM with "# vm-dirs: D1 D2 ..." (passed
+to vm.mjs as --dir options; without it vm.mjs copies its defaults, engine and tests).
 Also checks that tests/mpy/vm.mjs itself reports failures and kills hung VMs.
 """
 
@@ -20,16 +22,20 @@ SCRIPTS = sorted(MPY.glob("vm_*.py"))
 DEFAULT_TIMEOUT = 120
 
 
-def run_vm(script, timeout=DEFAULT_TIMEOUT):
-    """Run script in the VM; returns the CompletedProcess (text, stdout/stderr captured)."""
+def run_vm(script, timeout=DEFAULT_TIMEOUT, dirs=None):
+    """Run script in the VM; returns the CompletedProcess (text, stdout/stderr captured).
+
+    ``dirs``: repo directories to copy into the VM (None: vm.mjs's defaults).
+    """
     node = shutil.which("node")
     if node is None:
         pytest.fail("node not found on PATH: the MicroPython VM tests need Node.js 20+")
     if not PKG.is_dir():
         pytest.fail(f"{PKG.relative_to(ROOT)} is missing: run `make test` (it runs `npm ci`)")
     # The outer timeout is only a backstop: vm.mjs kills the VM itself (exit 124).
+    dir_args = [a for d in dirs or () for a in ("--dir", d)]
     return subprocess.run(
-        [node, str(VM), "--timeout", str(timeout), str(script)],
+        [node, str(VM), "--timeout", str(timeout), *dir_args, str(script)],
         cwd=ROOT, capture_output=True, text=True, timeout=timeout + 30,
     )
 
@@ -39,13 +45,19 @@ def script_timeout(script):
     return int(m.group(1)) if m else DEFAULT_TIMEOUT
 
 
+def script_dirs(script):
+    """The directories of a "# vm-dirs: D1 D2 ..." line near the top, or None."""
+    m = re.search(r"^#\s*vm-dirs:[ \t]*(.*)$", script.read_text()[:2000], re.M)
+    return m.group(1).split() if m else None
+
+
 def test_vm_scripts_exist():
     assert SCRIPTS, f"no vm_*.py scripts in {MPY}"
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_vm_script(script):
-    p = run_vm(script, script_timeout(script))
+    p = run_vm(script, script_timeout(script), script_dirs(script))
     out = f"--- stdout\n{p.stdout}\n--- stderr\n{p.stderr}"
     assert p.returncode == 0, f"{script.name} exited {p.returncode}\n{out}"
     lines = p.stdout.strip().splitlines()
@@ -62,6 +74,20 @@ def test_vm_reports_python_exception(tmp_path):
     assert p.returncode == 1
     assert "before" in p.stdout
     assert "ValueError: boom" in p.stderr and 'boom.py", line 3' in p.stderr
+
+
+def test_vm_dirs_directive_picks_the_copied_directories(tmp_path):
+    listing = "import os\nprint(sorted(os.listdir('/proj')))\n"
+    default = tmp_path / "default.py"
+    default.write_text(listing)
+    chosen = tmp_path / "chosen.py"
+    chosen.write_text("# vm-timeout: 30\n# vm-dirs: hw  engine\n" + listing)
+    assert script_dirs(default) is None
+    assert script_dirs(chosen) == ["hw", "engine"]
+    p = run_vm(default, timeout=30, dirs=script_dirs(default))
+    assert p.returncode == 0 and p.stdout.strip() == "['engine', 'tests']", p.stderr
+    p = run_vm(chosen, timeout=30, dirs=script_dirs(chosen))
+    assert p.returncode == 0 and p.stdout.strip() == "['engine', 'hw']", p.stderr
 
 
 def test_vm_passes_sys_exit_code(tmp_path):

@@ -6,9 +6,10 @@ Copies ``engine/`` and ``hw/`` (their ``.py`` files; both folders are replaced
 whole, so no stale module survives), the device libraries found in ``lib/`` (if
 you keep a copy there; ``lib/requirements.txt`` itself stays behind),
 ``settings.toml`` (``--settings FILE``, or ``tools/settings.toml`` when the drive
-has none: an existing one -- it may hold Wi-Fi secrets -- is never overwritten
-unless asked), ``boot.py`` and, last, ``code.py`` (CircuitPython restarts on every
-write; writing ``code.py`` last means it restarts into a complete tree).
+has none or only the empty one CircuitPython creates on a fresh drive: a non-empty
+one -- it may hold Wi-Fi secrets -- is never overwritten unless asked), ``boot.py``
+and, last, ``code.py`` (CircuitPython restarts on every write; writing ``code.py``
+last means it restarts into a complete tree).
 
 It refuses a folder that is not a CircuitPython drive (no ``boot_out.txt``), and
 afterwards lists the libraries of ``lib/requirements.txt`` still missing from the
@@ -72,6 +73,21 @@ def missing_libraries(drive, root=ROOT):
     return missing
 
 
+def has_settings(drive):
+    """Return True if the drive's ``settings.toml`` holds anything.
+
+    CircuitPython creates an empty ``settings.toml`` when it formats a fresh CIRCUITPY
+    drive (``supervisor/shared/filesystem.c``); that placeholder does not count.
+    """
+    path = Path(drive) / "settings.toml"
+    if not path.is_file():
+        return False
+    try:
+        return bool(path.read_bytes().strip())
+    except OSError:
+        return True  # unreadable: leave it alone
+
+
 def plan(drive, root=ROOT, settings=None):
     """Return the ``[(source, destination)]`` copies, in the order they are made."""
     drive = Path(drive)
@@ -86,7 +102,7 @@ def plan(drive, root=ROOT, settings=None):
             copies.append((source, drive / package / source.name))
     if settings is not None:
         copies.append((Path(settings), drive / "settings.toml"))
-    elif not (drive / "settings.toml").exists() and SETTINGS_TEMPLATE.exists():
+    elif not has_settings(drive) and SETTINGS_TEMPLATE.exists():
         copies.append((SETTINGS_TEMPLATE, drive / "settings.toml"))
     copies.append((root / "boot.py", drive / "boot.py"))
     copies.append((root / "code.py", drive / "code.py"))

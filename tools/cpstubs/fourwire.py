@@ -9,12 +9,16 @@ from displayio._displaycore import FourWire as _BlinkaFourWire
 
 
 class FourWire(_BlinkaFourWire):
-    """``FourWire(spi_bus, *, command, chip_select=None, reset=None, baudrate=...)``."""
+    """``FourWire(spi_bus, *, command=None, chip_select=None, reset=None, baudrate=...)``.
 
-    def __init__(self, spi_bus, *, command, chip_select=None, reset=None, baudrate=24000000,
-                 polarity=0, phase=0):  # pylint: disable=super-init-not-called
-        if command is None:
-            raise ValueError("command (the D/C pin) is required")
+    As CircuitPython 10's ``fourwire.FourWire``: every argument after the bus is
+    keyword-only; ``command=None`` means 9-bit SPI on a board; ``chip_select`` is
+    optional from 9.1 (adafruit/circuitpython#9106; 9.0 requires it, so the firmware
+    always passes one).
+    """
+
+    def __init__(self, spi_bus, *, command=None, chip_select=None, reset=None,
+                 baudrate=24000000, polarity=0, phase=0):  # pylint: disable=super-init-not-called
         self.spi_bus = spi_bus
         self.command = command
         self.chip_select = chip_select

@@ -205,9 +205,13 @@ class Keys(_Scanner):
 
 
 class KeyMatrix(_Scanner):
-    """A row x column key matrix (``key_number = row * columns + column``)."""
+    """A row x column key matrix (``key_number = row * columns + column``).
 
-    def __init__(self, row_pins, column_pins, columns_to_anodes=True, interval=0.02,
+    As on a board, everything after the two pin sequences is keyword-only
+    (``MP_ARG_KW_ONLY`` in CircuitPython's ``shared-bindings/keypad/KeyMatrix.c``).
+    """
+
+    def __init__(self, row_pins, column_pins, *, columns_to_anodes=True, interval=0.02,
                  max_events=64, debounce_threshold=1):
         self.row_pins = _pins(row_pins, "row_pins")
         self.column_pins = _pins(column_pins, "column_pins")

@@ -1,0 +1,1 @@
+"""Fake ``adafruit_display_text`` (see fakecp/README.md)."""

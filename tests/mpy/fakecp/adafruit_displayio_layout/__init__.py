@@ -1,0 +1,1 @@
+"""Fake ``adafruit_displayio_layout`` (see fakecp/README.md)."""

@@ -1,0 +1,70 @@
+"""Fake ``keypad``: ``Keys`` whose ``EventQueue`` replays scripted events, allocation-free.
+
+A test queues events with :meth:`EventQueue.push` (key number, pressed, timestamp);
+``get_into`` copies the oldest into the caller's ``Event``. The queue is a fixed ring
+(two bytearrays and a preallocated list of small-int timestamps): pushing and reading
+allocate nothing. A push onto a full queue is dropped and sets ``overflowed``, which
+only ``clear()`` resets, as on a board.
+"""
+
+
+class Event:
+    def __init__(self, key_number=0, pressed=True, timestamp=0):
+        self.key_number = key_number
+        self.pressed = pressed
+        self.timestamp = timestamp
+
+    @property
+    def released(self):
+        return not self.pressed
+
+
+class EventQueue:
+    def __init__(self, max_events):
+        self.keys = bytearray(max_events)
+        self.downs = bytearray(max_events)
+        self.times = [0] * max_events
+        self.head = 0
+        self.count = 0
+        self.overflowed = False
+
+    def push(self, key_number, pressed, timestamp):
+        """Fake only: a scanned event; False (and ``overflowed``) if the queue is full."""
+        size = len(self.keys)
+        if self.count == size:
+            self.overflowed = True
+            return False
+        i = (self.head + self.count) % size
+        self.keys[i] = key_number
+        self.downs[i] = 1 if pressed else 0
+        self.times[i] = timestamp
+        self.count += 1
+        return True
+
+    def get_into(self, event):
+        if not self.count:
+            return False
+        i = self.head
+        event.key_number = self.keys[i]
+        event.pressed = self.downs[i] == 1
+        event.timestamp = self.times[i]
+        self.head = (i + 1) % len(self.keys)
+        self.count -= 1
+        return True
+
+    def clear(self):
+        self.count = 0
+        self.overflowed = False
+
+    def __len__(self):
+        return self.count
+
+    def __bool__(self):
+        return self.count > 0
+
+
+class Keys:
+    def __init__(self, pins, *, value_when_pressed, pull=True, interval=0.02, max_events=64,
+                 debounce_threshold=1):
+        self.key_count = len(pins)
+        self.events = EventQueue(max_events)

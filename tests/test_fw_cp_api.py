@@ -1,0 +1,95 @@
+"""Where the desktop stand-ins and a real CircuitPython board differ, the firmware copes."""
+
+from collections import namedtuple
+
+import displayio
+import pytest
+import terminalio
+
+from hw import gfx, profiles
+from tools.cpstubs import board, keypad
+
+Glyph = namedtuple("Glyph", "bitmap tile_index width height dx dy shift_x shift_y")
+
+
+class BoardBuiltinFont:
+    """terminalio.FONT as CircuitPython's fontio.BuiltinFont reports it.
+
+    One bitmap holding every glyph side by side, a glyph = a whole 6x12 cell with
+    dx = dy = 0 (shared-module/fontio/BuiltinFont.c); Blinka instead gives each glyph
+    its own bitmap and dy = -2 (the descent).
+    """
+
+    def __init__(self, chars):
+        self.chars = chars
+        self.strip = displayio.Bitmap(6 * len(chars), 12, 2)
+        for i, char in enumerate(chars):
+            glyph = terminalio.FONT.get_glyph(ord(char))
+            for y in range(12):
+                for x in range(6):
+                    self.strip[i * 6 + x, y] = glyph.bitmap[x, y]
+
+    def get_bounding_box(self):
+        return (6, 12)
+
+    def get_glyph(self, codepoint):
+        char = chr(codepoint)
+        if char not in self.chars:
+            return None
+        return Glyph(self.strip, self.chars.index(char), 6, 12, 0, 0, 6, 0)
+
+
+def test_rank_tiles_are_the_same_with_the_boards_builtin_font():
+    desktop = gfx.rank_sheet(terminalio.FONT)
+    device = gfx.rank_sheet(BoardBuiltinFont("A0123456789JQK"))
+    assert all(desktop[x, y] == device[x, y]
+               for x in range(desktop.width) for y in range(desktop.height))
+
+
+@pytest.mark.parametrize("raw, rotation", [
+    ("180", 180), (" 180 ", 180), (180, 180), ('"180"', 180), ("180  # upside down", 180),
+    ('"180" # upside down', 180),
+])
+def test_settings_values_in_any_form_os_getenv_may_return(raw, rotation):
+    # CircuitPython <= 10.1: "180" (quoted in the file) or 180 (unquoted int);
+    # 10.2+ (adafruit/circuitpython#10819): a string, the raw right-hand side if unquoted.
+    prof = profiles.choose("raspberry_pi_pico", False, {"CSPEED_ROTATION": raw}.get)[1]
+    assert prof["display"]["rotation"] == rotation
+
+
+def test_profile_and_piezo_names_tolerate_quotes_and_comments():
+    env = {"CSPEED_PROFILE": '"pico_st7789_240"', "CSPEED_PIEZO": "none # silent"}
+    name, prof = profiles.choose("raspberry_pi_pico", False, env.get)
+    assert name == "pico_st7789_240" and prof["piezo"] is None
+    assert profiles.parse_int("20 # seconds", 0) == 20
+
+
+def test_key_matrix_options_are_keyword_only_as_on_a_board():
+    rows = (board.A0, board.A1)
+    cols = (board.D5, board.D6)
+    with pytest.raises(TypeError):
+        keypad.KeyMatrix(rows, cols, True)  # pylint: disable=too-many-function-args
+    keypad.KeyMatrix(rows, cols, columns_to_anodes=True, interval=0.002).deinit()
+
+
+@pytest.mark.parametrize("size", [(320, 240), (240, 240), (240, 135), (480, 320)])
+def test_menu_options_clear_the_help_line_on_every_screen(size):
+    from fw_rig import Rig
+    from hw import menu as hw_menu
+
+    rig = Rig(builtin=size, settings={"CSPEED_PROFILE": "builtin"})
+    app = rig.app
+    if not app.menu.levels:
+        pytest.skip("no CPU player: at most four options")
+    app.menu.values[hw_menu.PLAYERS] = 1  # vs CPU: all six options shown
+    app.menu.changes += 1
+    app._show(1)  # pylint: disable=protected-access  (MENU)
+    rig.step(5)
+    view = app.menu_view
+    shown = [lab for lab in view.lines if not lab.hidden]
+    assert len(shown) == 6
+    help_top = size[1] - view.line // 2 - 2 - 6  # the help line's glyphs are 12 px high
+    title_bottom = max(view.top - view.line - 4, view.line // 2 + 2 + view.line) + 6
+    for lab in shown:
+        y = lab.anchored_position[1]
+        assert title_bottom < y - 6 and y + 6 < help_top
