@@ -26,17 +26,32 @@ Implementation Notes
 from engine.log import LogWriter
 
 
+WRITE_TIMEOUT = 0.1  # s: long enough for a listening host to take a whole burst
+
+_NEWLINE = b"\n"
+
+
 class MatchLog:
-    """Formats match-log records and writes them to ``port`` (or nowhere)."""
+    """Formats match-log records and writes them to ``port`` (or nowhere).
+
+    Lines go out whole or not at all, as far as the port allows: nothing is written
+    while no host listens (``connected`` is False: no terminal has the port open,
+    DTR low), and a write the host does not take in ``WRITE_TIMEOUT`` marks the log
+    *stalled*: it stays silent until the next match, whose header starts on a fresh
+    line, so a capture tool loses that match's tail but never misreads a line.
+    """
 
     def __init__(self, port=None):
         self.port = port
         self.writer = LogWriter()
         self.lines = 0
-        self.dropped = 0  # bytes the port did not take
+        self.skipped = 0  # lines not sent: no host listening, or stalled
+        self.dropped = 0  # bytes a stalled write did not get out
+        self.stalled = False
+        self.check_host = port is not None and hasattr(port, "connected")
         if port is not None and hasattr(port, "write_timeout"):
             try:
-                port.write_timeout = 0  # never stall the game on a full USB buffer
+                port.write_timeout = WRITE_TIMEOUT
             except (AttributeError, ValueError):
                 pass
 
@@ -45,12 +60,20 @@ class MatchLog:
         port = self.port
         if port is None:
             return
+        if self.stalled or (self.check_host and not port.connected):
+            self.skipped += 1
+            return
         written = port.write(line)
         if written is not None and written < len(line):
             self.dropped += len(line) - written
+            self.stalled = True
 
     def match(self, rules):
         """A match begins: the header and the full rules line (set-up: allocates)."""
+        if self.stalled:
+            self.stalled = False
+            if self.port is not None:
+                self.port.write(_NEWLINE)  # end a line cut short by the stall
         w = self.writer
         self._send(w.header())
         self._send(w.rules(rules))

@@ -6,7 +6,7 @@
 put in raw mode (no echo, no newline translation) and kept open by the emulator,
 so the port exists even while no tool is attached. Like USB CDC with nobody
 reading, bytes the terminal cannot buffer are dropped, never waited for (the
-firmware sets ``write_timeout = 0`` for the same reason). ``tee`` (a binary file)
+firmware then stays silent until its next match: ``hw.serial_log``). ``tee`` (a binary file)
 gets every byte, dropped or not: ``--log FILE``.
 """
 
