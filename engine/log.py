@@ -263,6 +263,12 @@ class LogWriter:
         return self._line(self._int(self._text(0, b"clock "), t))
 
     def comment(self, text):
-        """Return a ``# text`` line (set-up and diagnostics only)."""
-        return self._line(self._text(self._text(0, b"# "), text[:_LINE_MAX - 4].encode()))
-
+        """Return a ``# text`` line; ``bytes`` text allocates nothing (``str`` is encoded)."""
+        if not isinstance(text, bytes):
+            text = text.encode()
+        i = self._text(0, b"# ")
+        buf = self.buf
+        for k in range(min(len(text), _LINE_MAX - 3)):
+            buf[i] = text[k]
+            i += 1
+        return self._line(i)

@@ -72,8 +72,8 @@ GO_MS = 800
 LONG_PRESS_MS = 1000
 CLOCK_EVERY_MS = 5000
 
-OVERFLOW_TEXT = "keypad queue overflowed: presses were lost"
-ABANDON_TEXT = "match abandoned (START held)"
+OVERFLOW_TEXT = b"keypad queue overflowed: presses were lost"  # bytes: logged without allocating
+ABANDON_TEXT = b"match abandoned (START held)"
 
 # Attract mode (CPU vs CPU on an idle title screen).
 ATTRACT_MS = 20000  # idle time on the title before the demo starts (0: never)
@@ -81,8 +81,8 @@ ATTRACT_LEVELS = ("normal", "expert")  # each demo seat's level is drawn from th
 ATTRACT_WINS = 1  # a demo match is one game (a draw is followed by another)
 ATTRACT_HINTS = True  # coverable positions outlined during the demo
 ATTRACT_DONE_MS = 4000  # "A wins the match" stays this long, then the next demo
-ATTRACT_TEXT = "attract"  # logged as "# attract" just before a demo match's header
-ATTRACT_STOP_TEXT = "attract stopped (button)"
+ATTRACT_TEXT = b"attract"  # logged as "# attract" just before a demo match's header
+ATTRACT_STOP_TEXT = b"attract stopped (button)"
 ATTRACT_MAX_MS = 86400000  # longest accepted timeout (one day; ticks_diff holds 2**28)
 
 

@@ -30,8 +30,8 @@ frame that changes a label's text (a pack count after a cover, a score, a messag
 a menu value) allocates inside the library; ``displayio`` writes, ``keypad``'s
 ``get_into`` and ``usb_cdc`` writes are native. Set-up moments are allowed to
 allocate and are reported as "info" lines with their bytes: starting a match or a
-demo (rules, CPU players, the log header), ending the demo, abandoning a match and
-other diagnostic ``#`` comments (formatting the text).
+demo (rules, CPU players, the log header). Ending the demo, abandoning a match and a
+keypad queue overflow log constant ``#`` comments and are checked at 0 bytes.
 
 Run: node tests/mpy/vm.mjs --dir engine --dir hw --dir tests tests/mpy/vm_firmware_alloc.py
 (pytest runs it via test_micropython.py, which reads the vm-dirs line above).
@@ -211,7 +211,7 @@ frames("(c) attract: the winner's message, idle", dev.run, (500,), touched=0)
 info("the next demo match begins (new CPU seats)", dev.run_until_mode, (READY,))
 held("(c) attract: the next whole demo match", dev.run_until_mode, (DONE,))
 r.check(app.mode == DONE, "the next demo match was played out")
-info("a button ends the demo (# comment)", dev.tap, (0,))
+frames("a button ends the demo (# attract stopped)", dev.tap, (0,), lock=False)
 r.check(app.mode == TITLE and not app.attract, "a button ended the demo")
 
 # ------------------------------------------------------------------- (d) menu
@@ -307,11 +307,11 @@ r.check(app.mode == DONE, "that match was played out")
 start_match()
 dev.run(100)
 dev.events.push(KEY_START, True, dev.t)
-info("START held 1 s abandons the match (# comment)", dev.run, (600,))
+frames("START held 1 s abandons the match (# comment)", dev.run, (600,), lock=False)
 r.check(app.mode == MENU, "holding START returned to the menu")
 dev.events.push(KEY_START, False, dev.t)  # START's release: nothing happens
 for _ in range(70):
     dev.events.push(4, False, dev.t)  # releases: ignored, but they fill the queue
-info("keypad queue overflow (# comment)", dev.run, (1,))
+frames("keypad queue overflow: cleared, counted, logged", dev.run, (1,), lock=False)
 r.check(app.overflows == 1 and app.mode == MENU, "the overflow was counted")
 r.done()
