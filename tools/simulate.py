@@ -368,7 +368,8 @@ def print_table(rep, out):
     unit = rep["unit"]
     units = unit + ("es" if unit == "match" else "s")
     out.write("California Speed simulation: %s\n" % rep["command"])
-    out.write("rules: %s\n\n" % " ".join("%s=%s" % kv for kv in rep["rules"].items()))
+    shown = Rules(**rep["rules"])  # names, as in a log's rules line
+    out.write("rules: %s\n\n" % " ".join("%s=%s" % (k, shown.text(k)) for k in rep["rules"]))
     rows = [
         (units, lambda s: str(s["n"])),
         ("A wins (95% CI)", lambda s: _ci(s["a_wins"])),
