@@ -126,3 +126,12 @@ def test_comments_and_blank_lines_are_ignored():
     text = "# a comment\n\nCSLOG 1\n   \n# another\n" + FIVES + "\nstart 0\n"
     p = replay(["-"], stdin=text)
     assert p.returncode == 0 and json.loads(p.stdout)["ev"] == "deal"
+
+
+def test_the_tools_replay_command_of_log_md_works_from_another_folder(tmp_path):
+    log = tmp_path / "rules.log"
+    log.write_text((GOLDEN / "rules.log").read_text())
+    p = subprocess.run([str(ROOT / "tools" / "replay"), "rules.log"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == (GOLDEN / "rules.trace").read_text()
