@@ -2,7 +2,6 @@
 
 import os
 import threading
-import time
 
 from engine.trace import replay_text
 from test_rules import FIVES
@@ -62,11 +61,22 @@ def test_numbering_continues_after_existing_files(tmp_path):
     assert (tmp_path / "match-007.log").read_text() == "old"
 
 
-def test_capture_from_a_pseudo_terminal_like_a_board(tmp_path, capsys):
+def test_capture_from_a_pseudo_terminal_like_a_board(tmp_path, capsys, monkeypatch):
+    import serial
+
     master, slave = os.openpty()
+    opened = threading.Event()
+    real_open = serial.serial_for_url
+
+    def open_and_tell(*args, **kwargs):
+        port = real_open(*args, **kwargs)  # pyserial flushes pending input here
+        opened.set()
+        return port
+
+    monkeypatch.setattr(serial, "serial_for_url", open_and_tell)
 
     def device():
-        time.sleep(0.5)  # pyserial flushes input when it opens the port
+        opened.wait(10)
         os.write(master, (WON + OPEN).encode())
 
     writer = threading.Thread(target=device)
