@@ -118,7 +118,9 @@ def test_window_opens_and_answers_keys(tmp_path):
         keys.tap("space")  # START: title -> menu
         assert wait_for(lambda: grab(display).tobytes() != title.tobytes(), 5)
         keys.tap("space")  # START: the match begins; cards are dealt 1.5 s later
-        time.sleep(2.2)
+        # Wait for the game itself (its "start" line), not a fixed time: CI may be slow.
+        assert wait_for(lambda: log.exists() and "\nstart " in log.read_text(), 20)
+        time.sleep(0.5)  # past the deal window
         keys.tap("a", "j")  # A's and B's keys over position 0, in one go
         time.sleep(0.3)
         keys.tap("Escape")
@@ -126,7 +128,10 @@ def test_window_opens_and_answers_keys(tmp_path):
         assert emu.returncode == 0, out
         presses = [l.split() for l in log.read_text().splitlines() if l.startswith("press ")]
         assert [(p[2], p[3]) for p in presses] == [("A", "0"), ("B", "0")], presses
-        assert presses[0][1] == presses[1][1]  # one pass, one timestamp: one tick
+        # Read in one pass they share a timestamp (one tick); a real X server may
+        # deliver them a pass apart, so allow a few ms here: tests/test_emulate.py
+        # proves the one-tick path deterministically.
+        assert abs(int(presses[0][1]) - int(presses[1][1])) <= 30
     finally:
         if emu is not None and emu.poll() is None:
             emu.kill()
