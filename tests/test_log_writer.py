@@ -1,6 +1,6 @@
 """engine.log.LogWriter writes exactly the lines LogReader reads."""
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from cs_helpers import run
 from engine.cards import CARD_NAMES
@@ -9,6 +9,7 @@ from engine.rules import Rules
 from engine.ticks import TICKS_MAX
 
 
+@settings(deadline=None)  # a loaded CI machine must not turn speed into a failure
 @given(st.integers(0, (1 << 30) - 1), st.integers(0, TICKS_MAX),
        st.lists(st.tuples(st.integers(0, 500), st.integers(0, 1), st.integers(0, 7)), max_size=60),
        st.sampled_from([Rules(), Rules(tie=1, penalty=0, rutter=1, wins=3, deadlock_result=1)]))
