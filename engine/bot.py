@@ -229,6 +229,23 @@ class Bot:
             if self.target >= 0 and ticks_diff(self.press_at, self.wake) > 0:
                 self.wake = self.press_at
             return -1
+        pos = self._aimed(now)
+        if pos < 0:
+            return -1
+        if self.gone and (ticks_diff(now, self.gone_at) >= self.p[REACT_MIN]
+                          or self.rng.below(100) < self.p[CHECK_PCT]):
+            # Saw in time that the target went away: take the next one.
+            pos = self._aimed(now)
+            if pos < 0:
+                return -1
+        # The press is judged once time moves on; look again from now + 1.
+        self.free_at = ticks_add(now, 1)
+        self.wake = self.free_at
+        self.presses += 1
+        return pos
+
+    def _aimed(self, now):
+        """Return the target once its press time has come (choosing one if need be), else -1."""
         if self.target < 0 and not self._choose(now):
             return -1
         if ticks_diff(now, self.press_at) < 0:
@@ -236,20 +253,6 @@ class Bot:
             return -1
         pos = self.target
         self.target = -1
-        if self.gone and (ticks_diff(now, self.gone_at) >= self.p[REACT_MIN]
-                          or self.rng.below(100) < self.p[CHECK_PCT]):
-            # Saw in time that the target went away: take the next one.
-            if not self._choose(now):
-                return -1
-            if ticks_diff(now, self.press_at) < 0:
-                self.wake = self.press_at
-                return -1
-            pos = self.target
-            self.target = -1
-        # The press is judged once time moves on; look again from now + 1.
-        self.free_at = ticks_add(now, 1)
-        self.wake = self.free_at
-        self.presses += 1
         return pos
 
     def _first_notice(self):

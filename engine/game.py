@@ -29,7 +29,7 @@ Results reach the caller two ways, neither of which allocates:
 * Views a screen or a bot may read at any time: ``phase``, ``tops`` (card codes by
   position, ``NO_CARD`` if empty), ``heights``, ``packs`` ([A, B] face-down counts),
   ``coverable`` and ``pending`` (bit masks, bit n = position n), ``locked_at(p, t)``,
-  ``score``, ``last_result``/``last_pos`` per player, and ``changes`` (a counter that
+  ``score``, and ``changes`` (a counter that
   moves whenever anything shown changes).
 
 Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by card):
@@ -145,8 +145,6 @@ class Game:
         self.score = [0, 0]
         self.lock_start = [0, 0]
         self.locked = bytearray(2)
-        self.last_result = bytearray(2)
-        self.last_pos = bytearray(2)
         self.covers = [0, 0]
         self.illegals = [0, 0]
         self.new_match()
@@ -216,8 +214,7 @@ class Game:
         if self.started:
             if self.tick_n:
                 self._resolve()  # presses stamped t came before the start
-            self._run_steps(t)
-            self.clock = t
+            self._move_to(t)
             if self.match_over:
                 return E_MATCH_OVER
             if self.phase != OVER:
@@ -243,10 +240,7 @@ class Game:
             return E_NO_GAME
         if not 0 <= t < _TICKS_LIMIT or ticks_diff(t, self.clock) < 0:
             return E_TIME
-        if self.tick_n and t != self.tick_t:
-            self._resolve()
-        self._run_steps(t)
-        self.clock = t
+        self._move_to(t)
         n = self.tick_n
         if n == TICK_CAPACITY:
             return E_FULL
@@ -265,10 +259,7 @@ class Game:
             return OK
         if ticks_diff(t, self.clock) < 0:
             return E_TIME
-        if self.tick_n and t != self.tick_t:
-            self._resolve()
-        self._run_steps(t)
-        self.clock = t
+        self._move_to(t)
         return OK
 
     def finish(self):
@@ -291,10 +282,6 @@ class Game:
         left = self.penalty - ticks_diff(t, self.lock_start[player])
         return left if 0 < left <= self.penalty else 0
 
-    def in_play(self):
-        """Return True while presses are judged (not dealing, stuck or over)."""
-        return self.phase == PLAY
-
     def due_at(self):
         """Return the time of the next timed step, or -1 if none is waiting."""
         return self.due if self.phase in (DEALING, STUCK) else -1
@@ -311,8 +298,6 @@ class Game:
         self.coverable = 0
         self.pending = 0
         self.locked[0] = self.locked[1] = 0
-        self.last_result[0] = self.last_result[1] = IGNORED
-        self.last_pos[0] = self.last_pos[1] = 0
         self.covers[0] = self.covers[1] = 0
         self.illegals[0] = self.illegals[1] = 0
         self.stuck_count = 0
@@ -323,6 +308,13 @@ class Game:
         self.tick_t = 0
         self.due = 0
         self.changes += 1
+
+    def _move_to(self, t):
+        """Time reaches ``t``: judge an earlier tick, then run the steps due by ``t``."""
+        if self.tick_n and t != self.tick_t:
+            self._resolve()
+        self._run_steps(t)
+        self.clock = t
 
     def _emit(self, ev, t, i):
         sink = self.sink
@@ -478,6 +470,7 @@ class Game:
                 results[i] = LOCKED
             elif not (coverable >> pos) & 1:
                 results[i] = ILLEGAL
+                self.illegals[player] += 1
                 if player:
                     bad_b = True
                 else:
@@ -536,14 +529,8 @@ class Game:
             self.changes += 1
         real = False
         for i in range(n):
-            r = results[i]
-            player = players[i]
-            if r != IGNORED:
+            if results[i] != IGNORED:
                 real = True
-                if r == ILLEGAL:
-                    self.illegals[player] += 1
-            self.last_result[player] = r
-            self.last_pos[player] = positions[i]
             self._emit(EV_PRESS, t, i)
         if real:
             self.changes += 1

@@ -9,8 +9,9 @@ is for replays and tests, not for the device's main loop.
 from engine.cards import CARD_NAMES
 from engine.game import (
     EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_TICK, EVENT_NAMES, OUTCOME_NAMES,
-    PLAYER_NAMES, RESULT_NAMES, WHY_NAMES, COVER,
+    PLAYER_NAMES, RESULT_NAMES, WHY_NAMES, COVER, Game,
 )
+from engine.log import LogError, play_lines
 
 
 def _cards(tops):
@@ -62,9 +63,6 @@ class Tracer:
 
 def replay_text(text, rules=None):
     """Replay a whole log text; return ``(trace_lines, error_or_None)``."""
-    from engine.game import Game
-    from engine.log import LogError, play_lines
-
     game = Game(rules)
     lines = []
     Tracer(game, lines.append)
