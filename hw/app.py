@@ -139,7 +139,6 @@ class App:
         self.play_since = 0
         self.logged_at = 0
         self.sound = SOUND_NONE
-        self.overflows = 0
         self.clamps = 0
         self.frames = 0
         self._show(TITLE)
@@ -194,9 +193,13 @@ class App:
                 self._menu_key(key & 3)
             elif mode == TITLE or mode == DONE:
                 self._show(MENU)
-        if buttons.check_overflow():
-            self.overflows += 1
+        if buttons.check_overflow():  # counted in buttons.overflows
             self.log.comment(OVERFLOW_TEXT)
+
+    @property
+    def overflows(self):
+        """Key-queue overflows since start-up."""
+        return self.buttons.overflows
 
     def press(self, seat, pos, t):
         """Give the engine a press by ``seat`` on ``pos`` at ``t``, and log it."""
@@ -361,35 +364,36 @@ class App:
         """Start a match with the menu's choices; the first game follows shortly."""
         menu = self.menu
         menu.save(self.nvm)
-        game = self.game
-        game.new_match()
-        game.set_rules(menu.rules())
-        self.log.match(game.rules)
+        game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
         if menu.vs_cpu():
             self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next())
         else:
             self.seats[1] = self.humans[1]
-        self.hints = menu.hints()
-        self.attract = False
-        self.paused = False
-        self._ready(now)
-        self._show(READY)
+        self._get_ready(menu.hints(), False, now)
 
     def begin_attract(self, now):
         """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.bot``."""
-        game = self.game
-        game.new_match()
-        game.set_rules(self.attract_rules)
-        self.log.comment(ATTRACT_TEXT)
-        self.log.match(game.rules)
+        self.log.comment(ATTRACT_TEXT)  # just before the demo match's header
+        game = self._new_match(self.attract_rules)
         levels = self.attract_levels
         seeds = self.seeds
         for seat in range(2):
             level = levels[seeds.below(len(levels))]
             self.seats[seat] = CpuSeat(game, seat, level, seeds.next())
-        self.hints = ATTRACT_HINTS
-        self.attract = True
+        self._get_ready(ATTRACT_HINTS, True, now)
+
+    def _new_match(self, rules):
+        """Abandon any game still on, take ``rules`` and log the match header."""
+        game = self.game
+        game.new_match()  # ends a game in progress, so the rules may change
+        game.set_rules(rules)
+        self.log.match(game.rules)
+        return game
+
+    def _get_ready(self, hints, attract, now):
+        self.hints = hints
+        self.attract = attract
         self.paused = False
         self._ready(now)
         self._show(READY)

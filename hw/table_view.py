@@ -31,7 +31,7 @@ Implementation Notes
 import displayio
 from adafruit_displayio_layout.layouts.grid_layout import GridLayout
 
-from engine.cards import NO_CARD
+from engine.cards import NO_CARD, is_red, rank, suit
 from engine.game import PLAY
 from hw import gfx
 
@@ -165,9 +165,9 @@ class CardView(displayio.Group):
             self.frame_palette[2] = gfx.FELT
             return
         self.frame_palette[2] = gfx.FACE
-        self.rank[0] = card >> 2
-        self.suit[0] = card & 3
-        self.ink[1] = gfx.RED if (card & 3) in (1, 2) else gfx.BLACK
+        self.rank[0] = rank(card)
+        self.suit[0] = suit(card)
+        self.ink[1] = gfx.RED if is_red(card) else gfx.BLACK
         self.face.hidden = False
 
     def mark(self, color):
