@@ -51,9 +51,8 @@ def mix(*values):
 class StatSink:
     """Game sink counting what the engine's counters do not: dead deals, stuck runs."""
 
-    def __init__(self, game, write=None):
+    def __init__(self, game):
         self.game = game
-        self.write = write  # optional extra sink (e.g. a Tracer's event)
         self.clear()
 
     def clear(self):
@@ -76,8 +75,6 @@ class StatSink:
                 self.dead_deals += 1
             self.streak += 1
             self.max_streak = max(self.max_streak, self.streak)
-        if self.write is not None:
-            self.write(ev, t, i)
 
 
 def play_game(game, bots, t, log=None):
@@ -144,9 +141,7 @@ def run_one(rules, params_a, params_b, seed, index, matches=False):
     total = None
     n = 0
     while True:
-        sink.clear()
-        for bot in bots:
-            bot.presses = 0
+        sink.clear()  # the bots' counts restart in play_game's bot.reset
         game.shuffle(mix(seed, index, 4, n))
         game.start(t)
         t1 = play_game(game, bots, t)

@@ -57,6 +57,9 @@ class Emulator:
         from tools.emulate.nvm import FileNVM
         from tools.emulate.port import PtyPort
         import displayio
+        import pygame
+        self._pygame = pygame  # read every loop: looked up once
+        self._supervisor = sys.modules["supervisor"]  # the stand-in whose clock we move
         displayio.release_displays()  # one display at a time (a previous session's)
         self.display = EmuDisplay(width, height, scale, caption=TITLE)
         self.board.configure(BOARD_ID, display=self.display)
@@ -111,7 +114,6 @@ class Emulator:
     def run(self):
         """Run ``boot.py`` then ``code.py`` until stopped; return the firmware App."""
         import hw.main
-        from tools.cpstubs import supervisor
 
         build = hw.main.build
 
@@ -120,7 +122,7 @@ class Emulator:
             self._attach(app)
             return name, app
 
-        supervisor.set_ticks(self.now)
+        self._supervisor.set_ticks(self.now)
         hw.main.build = build_and_keep
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
@@ -171,8 +173,7 @@ class Emulator:
         self._save_frame()
         self._move_time()
         self.now = now = self.clock.now()
-        from tools.cpstubs import supervisor
-        supervisor.set_ticks(now)
+        self._supervisor.set_ticks(now)
         elapsed = self.clock.elapsed()
         while self._due and self._due[0][0] <= elapsed:
             heapq.heappop(self._due)[2](self)
@@ -199,8 +200,7 @@ class Emulator:
             self._loop_start = time.monotonic()
 
     def _read_events(self, now):
-        import pygame
-
+        pygame = self._pygame
         for event in pygame.event.get():
             kind = event.type
             if kind == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
