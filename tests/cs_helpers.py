@@ -1,11 +1,11 @@
 """Helpers for the rule tests; plain Python so they also run in the MicroPython VM."""
 
+import json
+
 from engine.cards import CARD_NAMES, NO_CARD, parse_card
-from engine.game import (
-    EVENT_NAMES, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_TICK, Game, OUTCOME_NAMES,
-    PLAYER_NAMES, RESULT_NAMES, WHY_NAMES, COVER,
-)
+from engine.game import Game
 from engine.log import LogError, play_lines
+from engine.trace import Tracer
 
 
 def deck_line(a_cards, b_cards):
@@ -22,34 +22,14 @@ def deck_line(a_cards, b_cards):
 
 
 class Recorder:
-    """A sink that keeps every event as a dict shaped like a trace line."""
+    """A sink that keeps every event as the dict of its trace line."""
 
     def __init__(self, game):
-        self.game = game
         self.events = []
-        game.sink = self.event
+        self.event = Tracer(game, self._keep).event  # also usable inside another sink
 
-    def event(self, ev, t, i):
-        g = self.game
-        e = {"ev": EVENT_NAMES[ev], "t": t}
-        if ev == EV_DEAL or ev == EV_TICK:
-            e["tops"] = [CARD_NAMES[c] for c in g.tops]
-            e["packs"] = [g.packs[0], g.packs[1]]
-            if ev == EV_TICK:
-                e["coverable"] = [p for p in range(8) if (g.coverable >> p) & 1]
-        elif ev == EV_PRESS:
-            e["p"] = PLAYER_NAMES[g.tick_player[i]]
-            e["pos"] = g.tick_pos[i]
-            e["r"] = RESULT_NAMES[g.tick_result[i]]
-            if g.tick_result[i] == COVER:
-                e["card"] = CARD_NAMES[g.tick_card[i]]
-        elif ev == EV_OVER:
-            e["result"] = OUTCOME_NAMES[g.result]
-            e["why"] = WHY_NAMES[g.why]
-        elif ev == EV_MATCH:
-            e["winner"] = OUTCOME_NAMES[g.match_winner]
-            e["score"] = [g.score[0], g.score[1]]
-        self.events.append(e)
+    def _keep(self, text):
+        self.events.append(json.loads(text))
 
     def of(self, name):
         """Return the events named ``name``."""

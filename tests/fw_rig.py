@@ -14,9 +14,7 @@ from tools import cpstubs
 
 cpstubs.install()
 
-from engine.log import LogError, play_lines  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.trace import Tracer  # noqa: E402
+from engine.trace import Tracer, replay_text  # noqa: E402
 from hw import main as hw_main  # noqa: E402
 from hw.pads import position  # noqa: E402
 from hw.profiles import KEY_START  # noqa: E402
@@ -47,12 +45,8 @@ def split_matches(text):
 
 def replay(text):
     """Replay one match's log on a fresh engine; return its trace lines."""
-    game = Game()
-    lines = []
-    Tracer(game, lines.append)
-    try:
-        play_lines(game, text.split("\n"))
-    except LogError as err:  # pragma: no cover - a failure message for the test
+    lines, err = replay_text(text)
+    if err is not None:  # a failure message for the test
         raise AssertionError("the streamed log does not replay: %s\n%s" % (err, text))
     return lines
 

@@ -5,7 +5,7 @@ functions inside the MicroPython VM.
 """
 
 from cs_helpers import (
-    all_cards, coverable_list, deck_line, pack_cards, run, stack_cards, tops,
+    Recorder, all_cards, coverable_list, deck_line, pack_cards, run, stack_cards, tops,
 )
 from engine.cards import CARD_NAMES, parse_card
 from engine.game import (
@@ -395,7 +395,7 @@ def test_every_cover_resets_the_deadlock_count():
 def _rigged(pack_a, pack_b, row, rules=None):
     """A game in play with the given rows (8 names) and packs (names, top first)."""
     game = Game(rules)
-    rec = __import__("cs_helpers").Recorder(game)
+    rec = Recorder(game)
     used = [parse_card(c) for c in row.split() + pack_a.split() + pack_b.split()]
     spare = [c for c in range(52) if c not in used]
     codes = [parse_card(c) for c in row.split()[:4]] + [parse_card(c) for c in pack_a.split()]
