@@ -222,6 +222,11 @@ class LogReader:
                 setattr(rules, key, value)
         self.rules_read = True
 
+    def stop(self):
+        """A bad line ended the log: play it as if the log had ended just before it."""
+        self._apply_rules()
+        self.game.finish()
+
     def _apply_rules(self):
         if self.rules_read:
             self.rules_read = False
@@ -253,8 +258,7 @@ def play_lines(game, lines):
         for line in lines:
             reader.feed(line)
     except LogError:
-        reader._apply_rules()  # pylint: disable=protected-access
-        game.finish()
+        reader.stop()
         raise
     reader.end()
     return reader
