@@ -1,12 +1,13 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
+#   make fuzz   - long bad-input campaign: make fuzz FUZZ_CASES=200000 FUZZ_SEED=7
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench
+.PHONY: venv node_modules test play bench fuzz
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -26,6 +27,17 @@ test: export SDL_AUDIODRIVER = dummy
 test: export PYTHONDONTWRITEBYTECODE = 1
 test: venv node_modules
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests
+
+# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty), longer.
+FUZZ_CASES ?= 100000
+FUZZ_SEED ?= 1
+FUZZ_CAPTURE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 10 )))
+FUZZ_PTY_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 1000 + 16 )))
+fuzz: export SDL_VIDEODRIVER = dummy
+fuzz: export PYTHONDONTWRITEBYTECODE = 1
+fuzz: venv
+	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CAPTURE_CASES=$(FUZZ_CAPTURE_CASES) \
+	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
 
 play: venv
 	@if [ -e tools/emulate.py ] || [ -e tools/emulate/__main__.py ]; then \
