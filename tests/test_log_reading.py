@@ -164,3 +164,14 @@ def test_the_command_exits_2_on_bad_bytes_from_a_file(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 2 and p.stderr.startswith("line 6: ") and "Traceback" not in p.stderr
     assert p.stdout == prefix_trace(GOOD.split("\n"), 6)
+
+
+def test_rules_set_takes_ascii_digits_only():
+    # Item 12 for every caller of Rules.set (tools.simulate's --rules too).
+    from engine.rules import Rules
+
+    rules = Rules()
+    with pytest.raises(ValueError):
+        rules.set("penalty", "\u0664\u0660\u0660")
+    rules.set("penalty", "400")
+    assert rules.penalty == 400
