@@ -218,10 +218,10 @@ class Splitter:
             self.current = None
 
 
-def capture(port, splitter, matches=0, seconds=0.0):
-    """Read from an open serial port into ``splitter`` until a limit is met."""
+def capture(port, splitter, matches=0, seconds=0.0, stopped=lambda: False):
+    """Read from an open serial port into ``splitter`` until a limit is met or ``stopped()``."""
     deadline = time.monotonic() + seconds if seconds else None
-    while True:
+    while not stopped():
         if deadline is not None and time.monotonic() >= deadline:
             return
         if matches and splitter.finished >= matches:
@@ -232,14 +232,6 @@ def capture(port, splitter, matches=0, seconds=0.0):
             g = splitter.current and splitter.current.game
             if matches and g is not None and g.match_over and splitter.finished + 1 >= matches:
                 splitter.close_match()
-
-
-class Stopped(Exception):
-    """SIGTERM: stop like Ctrl-C (files closed, the ``.trace`` tail written)."""
-
-
-def _stop(signum, frame):
-    raise Stopped
 
 
 def _writable(out):
@@ -280,14 +272,17 @@ def main(argv=None):
     splitter = Splitter(out, args.trace)
     print("capturing from %s into %s/ (Ctrl-C to stop)" % (args.port, out), flush=True)
     status, why = 0, "the capture ended"
+    # SIGTERM stops like Ctrl-C (files closed, the .trace tail written), but only
+    # between two reads: a flag, so no line is ever half handled.
+    term = []
     try:
-        old = signal.signal(signal.SIGTERM, _stop)
+        old = signal.signal(signal.SIGTERM, lambda signum, frame: term.append(signum))
     except ValueError:  # not the main thread (a test): no handler
         old = None
     try:
         try:
-            capture(port, splitter, args.matches, args.seconds)
-        except (KeyboardInterrupt, Stopped):
+            capture(port, splitter, args.matches, args.seconds, stopped=lambda: bool(term))
+        except KeyboardInterrupt:
             pass
         except serial.SerialException:
             status, why = 1, "port closed"
