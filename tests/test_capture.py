@@ -91,5 +91,6 @@ def test_capture_from_a_pseudo_terminal_like_a_board(tmp_path, capsys, monkeypat
 
 
 def test_a_port_that_cannot_be_opened_is_a_clear_error(tmp_path, capsys):
-    assert main(["/dev/nonexistent-port", "--out", str(tmp_path)]) == 1
+    assert main(["/dev/nonexistent-port", "--out", str(tmp_path / "a" / "b")]) == 1
     assert "cannot open /dev/nonexistent-port" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # no folder left behind

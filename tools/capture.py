@@ -235,7 +235,8 @@ def capture(port, splitter, matches=0, seconds=0.0, stopped=lambda: False):
 
 
 def _writable(out):
-    """Return why ``out`` cannot hold match files, or None."""
+    """Return why ``out`` cannot hold match files, or None (folders made here are removed)."""
+    missing = [p for p in [out, *out.parents] if not p.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / (".capture-probe-%d" % os.getpid())
@@ -243,6 +244,12 @@ def _writable(out):
         probe.unlink()
     except OSError as err:
         return err.strerror or str(err)
+    finally:
+        for folder in missing:  # leaf first; the splitter makes them again once the port is open
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
     return None
 
 
