@@ -154,3 +154,17 @@ def test_wiring_png_refuses_a_board_it_cannot_draw(tmp_path):
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Pico profiles only" in result.stderr
     assert not (tmp_path / "f.png").exists()
+
+
+def test_wiring_doc_option_rewrites_only_the_marked_table(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("intro\n<!-- wiring:begin -->\nold table\n<!-- wiring:end -->\nrest\n")
+    assert wiring.update_doc(doc)
+    assert doc.read_text() == ("intro\n<!-- wiring:begin -->\n" + wiring.markdown() +
+                               "\n<!-- wiring:end -->\nrest\n")
+    assert not wiring.update_doc(doc)  # already current: nothing written
+    (tmp_path / "plain.md").write_text("no markers\n")
+    result = subprocess.run([sys.executable, "-m", "tools.wiring", "--doc",
+                             str(tmp_path / "plain.md")], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 2 and "markers" in result.stderr

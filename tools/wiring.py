@@ -3,12 +3,12 @@
 Usage::
 
     .venv/bin/python -m tools.wiring                  # the reference kit's table (markdown)
-    .venv/bin/python -m tools.wiring --png docs/wiring.png
+    .venv/bin/python -m tools.wiring --png docs/wiring.png --doc docs/BUILD.md   # make wiring
     .venv/bin/python -m tools.wiring --profile pico_st7789_240
 
 ``docs/BUILD.md`` holds the reference table between ``<!-- wiring:begin -->`` and
-``<!-- wiring:end -->``; a test checks that it equals this tool's output, so the
-document cannot drift from the pins the firmware uses.
+``<!-- wiring:end -->`` (``--doc`` rewrites it); a test checks that it equals this
+tool's output, so the document cannot drift from the pins the firmware uses.
 
 Implementation Notes
 --------------------
@@ -343,19 +343,40 @@ def draw_png(path, profile_name=REFERENCE):
     c.image.save(path)
 
 
+BEGIN, END = "<!-- wiring:begin -->", "<!-- wiring:end -->"
+
+
+def update_doc(path, profile_name=REFERENCE):
+    """Replace the table between the wiring markers of ``path``; return True if changed."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError("%s has no %s ... %s markers" % (path, BEGIN, END))
+    new = text[:start] + BEGIN + "\n" + markdown(profile_name) + "\n" + text[end:]
+    if new != text:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(new)
+    return new != text
+
+
 def main(argv=None):
     """Command-line entry point."""
     parser = argparse.ArgumentParser(prog="tools.wiring", description=__doc__.split("\n")[0])
     parser.add_argument("--profile", default=REFERENCE, choices=sorted(PROFILES))
     parser.add_argument("--png", help="also draw the diagram into this PNG file")
+    parser.add_argument("--doc", help="also rewrite the table between the wiring markers "
+                        "of this markdown file (docs/BUILD.md)")
     args = parser.parse_args(argv)
     sys.stdout.write(markdown(args.profile) + "\n")
-    if args.png:
-        try:
+    try:
+        if args.png:
             draw_png(args.png, args.profile)
-        except (ValueError, OSError) as err:
-            sys.stderr.write("tools.wiring: %s\n" % err)
-            return 2
+        if args.doc and update_doc(args.doc, args.profile):
+            sys.stdout.write("updated the wiring table in %s\n" % args.doc)
+    except (ValueError, OSError) as err:
+        sys.stderr.write("tools.wiring: %s\n" % err)
+        return 2
     return 0
 
 
