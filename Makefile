@@ -4,7 +4,7 @@
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
-#   make wiring                                  redraw docs/wiring.png and BUILD.md's table
+#   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
 # Every target bootstraps what it runs (deploy needs only python3's standard library).
 
@@ -62,7 +62,7 @@ replay: venv
 	$(PY) -m tools.replay $(LOG) $(ARGS)
 
 wiring: venv
-	$(PY) -m tools.wiring --png docs/wiring.png --doc docs/BUILD.md $(ARGS)
+	$(PY) -m tools.wiring --png docs/wiring.png --layout docs/layout.png --doc docs/BUILD.md $(ARGS)
 
 deploy:
 	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }

@@ -168,3 +168,17 @@ def test_wiring_doc_option_rewrites_only_the_marked_table(tmp_path):
                              str(tmp_path / "plain.md")], cwd=ROOT, capture_output=True,
                             text=True)
     assert result.returncode == 2 and "markers" in result.stderr
+
+
+def test_layout_png(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "layout.png"
+    wiring.draw_layout(out)
+    image = Image.open(out).convert("RGB")
+    assert image.size == (wiring.LAYOUT_WIDTH, wiring.LAYOUT_HEIGHT)
+    colors = {color for _, color in image.getcolors(1 << 16)}
+    assert wiring.COLORS["Pad A"] in colors and wiring.COLORS["Pad B"] in colors
+    assert (ROOT / "docs" / "layout.png").exists()
+    with pytest.raises(ValueError):
+        wiring.draw_layout(out, "feather_esp32s3_tft")

@@ -3,7 +3,8 @@
 Usage::
 
     .venv/bin/python -m tools.wiring                  # the reference kit's table (markdown)
-    .venv/bin/python -m tools.wiring --png docs/wiring.png --doc docs/BUILD.md   # make wiring
+    .venv/bin/python -m tools.wiring --png docs/wiring.png --layout docs/layout.png \
+        --doc docs/BUILD.md                           # what make wiring runs
     .venv/bin/python -m tools.wiring --profile pico_st7789_240
 
 ``docs/BUILD.md`` holds the reference table between ``<!-- wiring:begin -->`` and
@@ -343,6 +344,97 @@ def draw_png(path, profile_name=REFERENCE):
     c.image.save(path)
 
 
+def draw_layout(path, profile_name=REFERENCE):
+    """Draw the handheld seen from above (pads, screen, START) into a PNG.
+
+    Every button shows the table position it plays, its name on its pad and its pin;
+    each pad's ground bus joins one leg of all eight buttons.
+    """
+    if PROFILES[profile_name]["buttons"]["kind"] != "keys":
+        raise ValueError("the layout is drawn for direct buttons only, not %r" % profile_name)
+    table = rows(profile_name)
+    c = _Canvas(LAYOUT_WIDTH, LAYOUT_HEIGHT)
+    c.draw.rectangle((40, 70, 860, 1050), outline=(120, 90, 50), width=4,
+                     fill=(245, 235, 215))
+    c.text((450, 35), "Seen from above: B sits at the top, A at the bottom", font=c.big,
+           anchor="mm")
+    c.text((450, 90), "B sits here", font=c.font, anchor="mm")
+    c.text((450, 1032), "A sits here", font=c.font, anchor="mm")
+    pitch, size, x0 = 110, 70, 230
+
+    def pad(seat, top):
+        name = "Pad %s" % "AB"[seat]
+        color = COLORS[name]
+        keys = {r[1]: r for r in table if r[0] == name + " button"}
+        # Rows from the top of the picture; columns left to right as A sees them.
+        if seat:  # B faces A: B's near row is at the top, mirrored
+            grid = (("near 4", "near 3", "near 2", "near 1"),
+                    ("far 4", "far 3", "far 2", "far 1"))
+        else:
+            grid = (("far 1", "far 2", "far 3", "far 4"),
+                    ("near 1", "near 2", "near 3", "near 4"))
+        c.draw.rectangle((x0 - 40, top - 20, x0 + 3 * pitch + size + 40, top + pitch + size + 40),
+                         outline=color, width=3, fill=(255, 255, 255))
+        c.text((x0 - 50, top + pitch // 2 + size // 2), name, color, c.big, anchor="rm")
+        bus = []
+        for row, labels in enumerate(grid):
+            y = top + row * pitch
+            for col, label in enumerate(labels):
+                x = x0 + col * pitch
+                r = keys[label]
+                c.draw.rectangle((x, y, x + size, y + size), outline="black", width=2,
+                                 fill=(225, 225, 225))
+                c.draw.ellipse((x + 12, y + 12, x + size - 12, y + size - 12), fill=color)
+                c.text((x + size // 2, y + size // 2), r[4].split()[-1], "white", c.big,
+                       anchor="mm")
+                c.text((x + size // 2, y + size + 12), "%s  %s" % (label, r[2]), color,
+                       anchor="mm")
+                bus.append((x + 10, y - 9))
+                c.line([(x + 10, y - 9), (x + 10, y)], GND_COLOR, 2)  # the ground leg
+        c.line([bus[0], bus[3]], GND_COLOR, 3)
+        c.line([bus[4], bus[7]], GND_COLOR, 3)
+        c.line([bus[0], (x0 - 14, bus[0][1]), (x0 - 14, bus[4][1]), bus[4]], GND_COLOR, 3)
+        for x, y in bus:
+            c.dot(x, y)
+        ground = [r for r in table if r[0] == name + " ground bus"][0]
+        end_x = x0 + 3 * pitch + size + 40
+        gy = bus[7][1]
+        c.line([bus[4], (x0 - 14, gy)], GND_COLOR, 3)
+        c.line([bus[7], (end_x + 30, gy)], GND_COLOR, 3)
+        c.text((end_x + 36, gy), "ground bus", GND_COLOR, anchor="lm")
+        c.text((end_x + 36, gy + 16), "to GND (pin %s)" % ground[3], GND_COLOR, anchor="lm")
+
+    pad(1, 130)
+    # The screen with the table's positions as each player sees the cards.
+    c.draw.rectangle((x0 - 20, 430, x0 + 3 * pitch + size + 20, 640), outline="black",
+                     width=3, fill=(30, 70, 40))
+    for row, positions in enumerate(((7, 6, 5, 4), (0, 1, 2, 3))):
+        for col, number in enumerate(positions):
+            x, y = x0 + col * pitch + 5, 450 + row * 95
+            c.draw.rectangle((x, y, x + 60, y + 80), outline="black", fill="white")
+            c.text((x + 30, y + 40), str(number), font=c.big, anchor="mm")
+    c.text((x0 + 205, 645), "screen", font=c.font, anchor="mt")
+    start_row = [r for r in table if r[0].startswith("START/MENU button")][0]
+    c.draw.rectangle((735, 500, 805, 570), outline="black", width=2, fill=(225, 225, 225))
+    c.draw.ellipse((747, 512, 793, 558), fill=(200, 30, 30))
+    c.text((770, 585), "START", COLORS["START"], c.font, anchor="mm")
+    c.text((770, 603), start_row[2], COLORS["START"], anchor="mm")
+    c.draw.rectangle((x0, 680, x0 + 330, 740), outline="black", width=2, fill="white")
+    c.draw.rectangle((x0 + 50, 690, x0 + 250, 730), outline="black", fill=(40, 120, 60))
+    c.text((x0 + 150, 710), "Pico on the breadboard", "white", anchor="mm")
+    if PROFILES[profile_name].get("piezo"):
+        c.draw.ellipse((x0 + 360, 688, x0 + 404, 732), outline="black", width=2,
+                       fill=(60, 60, 60))
+        c.text((x0 + 382, 752), "piezo", COLORS["Piezo"], anchor="mm")
+    pad(0, 790)
+    c.text((450, LAYOUT_HEIGHT - 40), "Big number: the table position a button plays. "
+           "Below it: its name on the pad and its pin.", font=c.font, anchor="mm")
+    c.text((450, LAYOUT_HEIGHT - 18), "One leg of each button: its own wire to that pin; "
+           "the other: the pad's ground bus (black).", font=c.font, anchor="mm")
+    c.image.save(path)
+
+
+LAYOUT_WIDTH, LAYOUT_HEIGHT = 900, 1120
 BEGIN, END = "<!-- wiring:begin -->", "<!-- wiring:end -->"
 
 
@@ -365,6 +457,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="tools.wiring", description=__doc__.split("\n")[0])
     parser.add_argument("--profile", default=REFERENCE, choices=sorted(PROFILES))
     parser.add_argument("--png", help="also draw the diagram into this PNG file")
+    parser.add_argument("--layout", help="also draw the handheld seen from above into "
+                        "this PNG file")
     parser.add_argument("--doc", help="also rewrite the table between the wiring markers "
                         "of this markdown file (docs/BUILD.md)")
     args = parser.parse_args(argv)
@@ -372,6 +466,8 @@ def main(argv=None):
     try:
         if args.png:
             draw_png(args.png, args.profile)
+        if args.layout:
+            draw_layout(args.layout, args.profile)
         if args.doc and update_doc(args.doc, args.profile):
             sys.stdout.write("updated the wiring table in %s\n" % args.doc)
     except (ValueError, OSError) as err:
