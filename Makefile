@@ -1,13 +1,19 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
-#   make fuzz   - long bad-input campaign: make fuzz FUZZ_CASES=200000 FUZZ_SEED=7
+#   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
+#   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
+#   make replay LOG=matches/match-001.log        what the engine decided
+#   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
+#   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
+#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
+# Every target bootstraps what it runs (deploy needs only python3's standard library).
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench fuzz
+.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -46,9 +52,30 @@ play: venv
 		echo "make play: no tools/emulate yet - the emulator arrives with the firmware issue"; \
 	fi
 
-bench: venv
+# The benchmark runs the MicroPython VM too, so it needs node_modules as well.
+bench: venv node_modules
 	@if [ -e tools/bench_engine.py ] || [ -e tools/bench_engine/__main__.py ]; then \
 		$(PY) -m tools.bench_engine; \
 	else \
 		echo "make bench: no tools/bench_engine yet"; \
 	fi
+
+# Desktop tools. Options go in ARGS="..." (or PORT/OUT, LOG, DRIVE as shown).
+simulate: venv
+	$(PY) -m tools.simulate $(ARGS)
+
+PORT ?= /dev/ttyACM1
+OUT  ?= matches
+capture: venv
+	$(PY) -m tools.capture $(PORT) --out $(OUT) --trace $(ARGS)
+
+replay: venv
+	@test -n "$(LOG)" || { echo "make replay: name the log, e.g. make replay LOG=tests/golden/rules.log" >&2; exit 2; }
+	$(PY) -m tools.replay $(LOG) $(ARGS)
+
+wiring: venv
+	$(PY) -m tools.wiring --png docs/wiring.png --layout docs/layout.png --doc docs/BUILD.md $(ARGS)
+
+deploy:
+	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }
+	$(PYTHON) -m tools.deploy "$(DRIVE)" $(ARGS)
