@@ -1,12 +1,13 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
+#   make picosim - the firmware on real CircuitPython in an emulated Pico (headless demo)
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench
+.PHONY: venv node_modules test play bench picosim
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -40,3 +41,8 @@ bench: venv
 	else \
 		echo "make bench: no tools/bench_engine yet"; \
 	fi
+
+# The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, ~40 s emulated
+# (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
+picosim: venv node_modules
+	$(PY) -m tools.picosim --demo --quiet

@@ -151,38 +151,57 @@ def press_latencies(result, key_pins, window_ms=1000, results=None):
     return presses
 
 
-def _label(result, presses, key_pins, results):
-    """Attach the log's tick and the engine's result to each press the log holds."""
+SCAN_MIN_MS = 3.9  # the earliest a key scan can report a press after its edge
+
+
+def _pairs(result, key_pins):
+    """``[(log index, T, pin)]`` of the log's presses."""
     from hw.pads import position
 
-    logged = log_presses(result.data)
-    if not logged or not presses:
+    pairs = []
+    for index, (ticks, player, pos) in enumerate(log_presses(result.data)):
+        seat = "AB".index(player)
+        button = next(b for b in range(8) if position(seat, b) == pos)
+        pairs.append((index, ticks, key_pins[seat * 8 + button]))
+    return pairs
+
+
+def _best_offset(result, key_pins):
+    """``T - edge ms`` of the earliest-scanned press (see the module docstring), or None."""
+    downs = {}
+    for e in result.edges:
+        if not e["high"]:
+            downs.setdefault(e["pin"], []).append(result.ms(e["t"]))
+    offsets = [(ticks - ms) % TICKS_PERIOD
+               for _, ticks, pin in _pairs(result, key_pins) for ms in downs.get(pin, ())]
+    if not offsets:
+        return None
+    # The true offset is within a few ms below each pair's own difference: pick the
+    # smallest difference that most pairs agree with (scan 3.9-5.8 ms after the edge).
+    return max(sorted(offsets), key=lambda off: sum(
+        1 for o in offsets if 0 <= (o - off) % TICKS_PERIOD < 8))
+
+
+def ticks_offset(result, key_pins):
+    """The device's ``ticks_ms`` at ``m`` ms after t0 is about ``m + offset``; or None."""
+    best = _best_offset(result, key_pins)
+    return None if best is None else best - SCAN_MIN_MS
+
+
+def _label(result, presses, key_pins, results):
+    """Attach the log's tick and the engine's result to each press the log holds."""
+    best = _best_offset(result, key_pins)
+    if best is None:
         return
     by_pin = {}
     for press in presses:
         by_pin.setdefault(press["pin"], []).append(press)
-    pairs = []
-    for index, (ticks, player, pos) in enumerate(logged):
-        seat = "AB".index(player)
-        button = next(b for b in range(8) if position(seat, b) == pos)
-        pairs.append((index, ticks, key_pins[seat * 8 + button]))
-    # ticks = ms + offset: the offset makes every logged press come just after its edge.
-    offsets = []
-    for _, ticks, pin in pairs:
-        for press in by_pin.get(pin, ()):
-            offsets.append((ticks - press["t_ms"]) % TICKS_PERIOD)
-    if not offsets:
-        return
-    # The true offset is within a few ms above each pair's own edge: pick the
-    # offset agreeing with most pairs (key scan 3.9-5.8 ms after the edge).
-    best = max(offsets, key=lambda off: sum(1 for o in offsets if 0 <= (o - off) % TICKS_PERIOD
-                                            < 8))
-    for index, ticks, pin in pairs:
+    for index, ticks, pin in _pairs(result, key_pins):
         for press in by_pin.get(pin, ()):
             delay = (ticks - press["t_ms"] - best) % TICKS_PERIOD
             if delay < 8 and "log_t" not in press:
                 press["log_t"] = ticks
-                press["scan_ms"] = round(delay + (best - int(best)), 3)
+                press["scan_ms"] = round(delay + SCAN_MIN_MS, 3)
                 if results is not None and index < len(results):
                     press["r"] = results[index]
                 break
@@ -204,14 +223,32 @@ def latency_summary(presses):
     return summary
 
 
+def split_matches(data):
+    """One log text per match (each starts with ``CSLOG 1``; a device streams several)."""
+    chunks = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        if line.strip() == "CSLOG 1":
+            chunks.append([])
+        if chunks:
+            chunks[-1].append(line)
+    return ["\n".join(c) + "\n" for c in chunks]
+
+
 def replay_results(data):
-    """Engine results (``r``) of the log's presses, in log order, via tools.replay."""
+    """``(worst exit status, engine results of the log's presses in log order)``.
+
+    Each match of the log is replayed on its own with ``tools.replay``.
+    """
     import io
 
     from tools.replay import replay
 
-    out = io.StringIO()
-    status = replay(io.StringIO(data.decode("utf-8", "replace")), out)
-    results = [json.loads(line).get("r") for line in out.getvalue().splitlines()
-               if json.loads(line).get("ev") == "press"]
+    status, results = 0, []
+    for text in split_matches(data):
+        out = io.StringIO()
+        status = max(status, replay(io.StringIO(text), out))
+        for line in out.getvalue().splitlines():
+            record = json.loads(line)
+            if record.get("ev") == "press":
+                results.append(record.get("r"))
     return status, results
