@@ -214,6 +214,11 @@ def latency_summary(presses):
                "latency_ms": _summary([p["latency_ms"] for p in timed]),
                "to_first_byte_ms": _summary([p["to_first_byte_ms"] for p in timed]),
                "refresh_ms": _summary([p["refresh_ms"] for p in timed])}
+    # Presses the engine judged cover/illegal draw something themselves; a locked or
+    # ignored press draws nothing, so its "next refresh" is someone else's.
+    shown = [p["latency_ms"] for p in timed if p.get("r") in ("cover", "illegal")]
+    if shown:
+        summary["judged_latency_ms"] = _summary(shown)
     by_result = {}
     for p in timed:
         if "r" in p:

@@ -106,7 +106,7 @@ def mirror(result, events, seed, settings, key_pins):
     offset = analyze.ticks_offset(result, key_pins)
     if offset is None:
         raise ValueError("no scripted press found in the device's log")
-    dev_end = (round(result.ms(result.done["t"])) + offset) % WRAP
+    dev_end = round(result.ms(result.done["t"]) + offset) % WRAP
     shift = first_frame_ms(result)
     names = {key: name for name, key in logical_keys().items()}
     match_ms = result.ms(min(e["t"] for e in result.edges if e["pin"] in

@@ -85,6 +85,7 @@ class Result:
     data: bytes = b""
     t0: int = None
     edges: list = field(default_factory=list)  # {"t", "pin", "high"}
+    usb: list = field(default_factory=list)  # the host's enumeration steps
     bursts: list = field(default_factory=list)  # see pico.mjs
     done: dict = field(default_factory=dict)
     wall_s: float = 0.0
@@ -180,6 +181,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
             elif kind == "t0":
                 result.t0 = msg["t"]
                 result.boot_wall_s = time.monotonic() - started
+            elif kind == "usb":
+                result.usb.append(msg)
             elif kind == "done":
                 result.done = msg
     except KeyboardInterrupt:
