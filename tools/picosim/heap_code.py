@@ -8,7 +8,9 @@ loop. The firmware itself runs unchanged (``hw.main.build`` and ``App.step``).
 """
 
 import gc
+import time
 
+time.sleep(0.2)  # prints in code.py's first ~50 ms can be lost before the console is open
 gc.collect()
 print("diag boot free=%d alloc=%d" % (gc.mem_free(), gc.mem_alloc()))
 import hw.main  # noqa: E402

@@ -11,9 +11,10 @@ Implementation Notes
 
 Times: the emulator counts nanoseconds on rp2040js's fixed 125 MHz clock from
 reset. Script times are ms after ``t0``, the moment the console shows
-``code.py`` (CircuitPython 10.2.1 sets the terminal title to ``code.py | 10.2.1`` as
-it starts ``code.py``; its ``code.py output:`` line comes before the host has the
-port open and is lost); the firmware then
+``code.py`` (CircuitPython 10.2.1 sets the terminal title to ``code.py | 10.2.1``
+once ``code.py`` runs and the host has opened the console, about 50 ms after it
+starts; output printed before that, ``code.py output:`` included, does not reach
+the host); the firmware then
 still imports and builds for a few emulated seconds before its first frame.
 """
 
