@@ -42,7 +42,7 @@ bench: venv
 		echo "make bench: no tools/bench_engine yet"; \
 	fi
 
-# The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, ~40 s emulated
+# The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, 30 s emulated
 # (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
 picosim: venv node_modules
 	$(PY) -m tools.picosim --demo --quiet

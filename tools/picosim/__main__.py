@@ -27,7 +27,7 @@ def parse_args(argv):
     p.add_argument("--attract", type=int, metavar="S",
                    help="idle seconds on the title before attract mode (CSPEED_ATTRACT_S)")
     p.add_argument("--demo", action="store_true",
-                   help="attract mode after 1 s, 40 s, screenshot + GIF + log in " + DEFAULT_DIR)
+                   help="attract mode after 1 s, 30 s, screenshot + GIF + log in " + DEFAULT_DIR)
     p.add_argument("--seed", type=int,
                    help="seed the firmware's shuffles (code.py becomes"
                         " run(build(seed=N)[1]) from hw.main)")
@@ -109,7 +109,7 @@ def main(argv=None):
     workdir = Path(args.workdir)
     if args.demo:
         args.attract = 1 if args.attract is None else args.attract
-        args.seconds = 40.0 if args.seconds is None else args.seconds
+        args.seconds = 30.0 if args.seconds is None else args.seconds
         args.screenshot = args.screenshot or str(workdir / "last.png")
         args.gif = args.gif or str(workdir / "demo.gif")
         args.log = args.log or str(workdir / "match.log")

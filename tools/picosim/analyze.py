@@ -27,7 +27,7 @@ import statistics
 
 TICKS_PERIOD = 1 << 29
 
-SAFE_MODE = "safe mode"
+SAFE_MODE = ("you are in safe mode", "running in safe mode")  # CircuitPython's words
 TRACEBACK = "Traceback (most recent call last)"
 
 
@@ -36,9 +36,8 @@ def console_problems(text):
     problems = []
     if TRACEBACK in text:
         problems.append("a traceback on the console")
-    if SAFE_MODE in text.lower() and "running in safe mode" in text.lower():
-        problems.append("CircuitPython is in safe mode")
-    elif "you are in safe mode" in text.lower():
+    lower = text.lower()
+    if any(phrase in lower for phrase in SAFE_MODE):
         problems.append("CircuitPython is in safe mode")
     if "MemoryError" in text:
         problems.append("MemoryError")

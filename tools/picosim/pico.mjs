@@ -20,7 +20,7 @@
 // 0x100000; rp2040js's USBCDC helper binds one CDC port only, so TwoPortHost below
 // enumerates the device itself and raises DTR on both ports.
 //
-// The ILI9341 decoder keeps the panel's memory as the firmware addresses it
+// The ILI9341 decoder reads bytes sent while its chip select is low and keeps the panel's memory as the firmware addresses it
 // (CASET/RASET window, RAMWR pixels, MADCTL's row/column exchange picks 320x240 or
 // 240x320). A "burst" is a run of SPI bytes with no gap longer than job.gapUs: one
 // displayio refresh (its areas follow each other within microseconds to a couple of
@@ -205,6 +205,7 @@ const FB_SIZE = 320;
 const fb = new Uint16Array(FB_SIZE * FB_SIZE);
 const spi = mcu.spi[job.spi ?? 0];
 const dcPin = mcu.gpio[job.dcPin];
+const csPin = mcu.gpio[job.csPin];
 let cmd = -1, args = [], hi = -1;
 let xs = 0, xe = 0, ys = 0, ye = 0, cx = 0, cy = 0, madctl = 0;
 let burst = null, lastByte = -1;
@@ -284,7 +285,7 @@ spi.onTransmit = (value) => {
   const t = mcu.clock.nanos;
   // The byte is on the wire from now; it is complete 8 bit-times later.
   const freq = spi.clockFrequency || 20833333;
-  spiByte(value & 0xff, dcPin.outputValue, t + 8e9 / freq);
+  if (!csPin.outputValue) spiByte(value & 0xff, dcPin.outputValue, t + 8e9 / freq);
   spiDone.schedule(8e9 / freq);
 };
 
