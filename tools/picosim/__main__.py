@@ -199,6 +199,10 @@ def main(argv=None):
                   " p95 %.1f ms; to first SPI byte median %.1f ms; refresh median %.1f ms"
                   % (summary["drawn"], summary["presses"], lat["median"], lat["p95"],
                      summary["to_first_byte_ms"]["median"], summary["refresh_ms"]["median"]))
+            judged = summary.get("judged_latency_ms")
+            if judged:
+                print("  cover+illegal (presses that draw): median %.1f ms, p95 %.1f ms (n=%d)"
+                      % (judged["median"], judged["p95"], judged["n"]))
             for r, s in summary.get("by_result", {}).items():
                 print("  %-8s n=%d median %.1f ms p95 %.1f ms" % (r, s["n"], s["median"], s["p95"]))
         else:
