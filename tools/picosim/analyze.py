@@ -23,7 +23,11 @@ device's ``ticks_ms`` is ns/1e6 plus a constant, found as the smallest
 """
 
 import json
+import re
 import statistics
+
+# Terminal escapes CircuitPython writes on the console (the title, the status bar).
+_ESCAPES = re.compile(r"\x1b\][^\x1b\x07]*(?:\x1b\\|\x07)|\x1b\[[0-9;?]*[A-Za-z]")
 
 TICKS_PERIOD = 1 << 29
 
@@ -45,7 +49,11 @@ def console_problems(text):
 
 
 def console_lines(result):
-    """``[(ms after t0, line)]`` of the console (the time its last chunk arrived)."""
+    """``[(ms after t0, line)]`` of the console (the time its last chunk arrived).
+
+    Terminal escapes are taken out: the title CircuitPython sets when ``code.py``
+    starts has no newline, so the first line printed would otherwise follow it.
+    """
     lines, buf, t_last = [], "", 0
     for t, text in result.console_chunks:
         buf += text
@@ -53,9 +61,10 @@ def console_lines(result):
         while "\n" in buf:
             line, buf = buf.split("\n", 1)
             lines.append((result.ms(t_last) if result.t0 is not None else None,
-                          line.rstrip("\r")))
+                          _ESCAPES.sub("", line).rstrip("\r")))
     if buf:
-        lines.append((result.ms(t_last) if result.t0 is not None else None, buf))
+        lines.append((result.ms(t_last) if result.t0 is not None else None,
+                      _ESCAPES.sub("", buf)))
     return lines
 
 

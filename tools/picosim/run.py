@@ -198,6 +198,7 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         last = (stderr.strip().splitlines() or ["exit status %s" % proc.returncode])[-1]
         raise PicoError("the emulator stopped: %s" % last)
     result.console = "".join(console)
+    (workdir / "console.txt").write_text(result.console, encoding="utf-8")
     result.data = (workdir / "data.bin").read_bytes()
     w, h = result.done["width"], result.done["height"]
     raw = np.fromfile(workdir / "final.raw", dtype="<u2")
