@@ -94,7 +94,7 @@ def test_boots_and_runs_without_traceback_or_safe_mode(session):
     assert "code.py" in result.console
     assert analyze.console_problems(result.console) == [], result.console
     assert result.ms(result.done["t"]) >= RUN_S * 1000  # ran the whole time
-    assert result.done["width"], result.done["height"] == (320, 240)  # MADCTL: landscape
+    assert (result.done["width"], result.done["height"]) == (320, 240)  # MADCTL: landscape
 
 
 @needs_pico
