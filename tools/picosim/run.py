@@ -87,6 +87,7 @@ class Result:
     t0: int = None
     edges: list = field(default_factory=list)  # {"t", "pin", "high"}
     usb: list = field(default_factory=list)  # the host's enumeration steps
+    notes: list = field(default_factory=list)  # other lines the emulator printed
     bursts: list = field(default_factory=list)  # see pico.mjs
     done: dict = field(default_factory=dict)
     wall_s: float = 0.0
@@ -161,14 +162,22 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
     result = Result(workdir=workdir)
     console = []
     started = time.monotonic()
+    # stderr to a file: rp2040js's error log could fill a pipe nobody reads meanwhile.
+    stderr_path = workdir / "node-stderr.txt"
     try:
-        proc = subprocess.Popen(["node", str(GLUE), str(job_path)], cwd=str(ROOT),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        with open(stderr_path, "w", encoding="utf-8") as stderr_file:
+            proc = subprocess.Popen(["node", str(GLUE), str(job_path)], cwd=str(ROOT),
+                                    stdout=subprocess.PIPE, stderr=stderr_file, text=True,
+                                    encoding="utf-8", errors="replace")
     except OSError as err:
         raise PicoError("cannot start node: %s" % err) from None
     try:
         for line in proc.stdout:
-            msg = json.loads(line)
+            try:
+                msg = json.loads(line)
+            except ValueError:  # rp2040js's own log lines (errors only)
+                result.notes.append(line.rstrip())
+                continue
             kind = msg["type"]
             if kind == "console":
                 console.append(msg["text"])
@@ -191,8 +200,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         proc.wait()
         raise
     finally:
-        stderr = proc.stderr.read()
         proc.wait()
+        stderr = stderr_path.read_text(encoding="utf-8", errors="replace")
     result.wall_s = time.monotonic() - started
     if proc.returncode != 0 or not result.done:
         last = (stderr.strip().splitlines() or ["exit status %s" % proc.returncode])[-1]
