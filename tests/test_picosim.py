@@ -121,9 +121,15 @@ def test_attract_demo_played_and_its_log_replays(session):
 
 
 @needs_pico
-def test_scripted_game_through_gpio_replays(session):
+def test_scripted_game_through_gpio_replays(session, tmp_path):
     assert session.status == 0
+    log = tmp_path / "match.log"
+    log.write_text(session.matches[-1])
+    done = subprocess.run([sys.executable, "-m", "tools.replay", str(log)], cwd=str(ROOT),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
     trace = _trace(session.matches[-1])
+    assert [json.loads(line) for line in done.stdout.splitlines()] == trace
     presses = [e for e in trace if e["ev"] == "press"]
     scripted = len(range(PRESS_FROM_MS, PRESS_TO_MS, PRESS_EVERY_MS))
     assert len(presses) == scripted  # every GPIO press reached the engine, once
