@@ -3,7 +3,7 @@
 // Usage: node tools/picosim/pico.mjs JOB.json   (tools/picosim/run.py writes the job
 // and reads what this prints). One JSON object per line on stdout:
 //   {"type":"console","t":ns,"text":...}  bytes from the first CDC port (the REPL)
-//   {"type":"t0","t":ns}                  "code.py output:" seen: script time 0
+//   {"type":"t0","t":ns}                  "code.py" seen on the console (its title): script time 0
 //   {"type":"edge","t":ns,"pin":N,"high":bool}   a scripted GPIO edge
 //   {"type":"burst",...}                  a run of SPI bytes (a refresh, see below)
 //   {"type":"done",...}                   emulated and wall time
