@@ -1,6 +1,7 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
+#   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
@@ -13,7 +14,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy
+.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -79,3 +80,8 @@ wiring: venv
 deploy:
 	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }
 	$(PYTHON) -m tools.deploy "$(DRIVE)" $(ARGS)
+
+# The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, 30 s emulated
+# (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
+picosim: venv node_modules
+	$(PY) -m tools.picosim --demo --quiet
