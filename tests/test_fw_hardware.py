@@ -152,12 +152,6 @@ def test_piezo_beeps_on_cover_and_illegal():
     assert (220, 0x8000) in pwm.history
 
 
-def test_boot_py_enables_the_data_port():
-    usb_cdc.reset()
-    runpy.run_path(str(ROOT / "boot.py"))
-    assert usb_cdc.enabled == {"console": True, "data": True}
-
-
 def test_code_py_runs_the_firmware_loop():
     """code.py as the board runs it; the fake clock stops it after 1000 loops."""
     Rig()  # reset the stand-ins, no display in use
