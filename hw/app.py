@@ -193,7 +193,8 @@ class App:
                 self._menu_key(key & 3)
             elif mode == TITLE or mode == DONE:
                 self._show(MENU)
-        if buttons.check_overflow():  # counted in buttons.overflows
+        if buttons.check_overflow(now):  # counted in buttons.overflows; keys reset
+            self.start_down = False  # START's release may be lost: held START re-reports
             self.log.comment(OVERFLOW_TEXT)
 
     @property
