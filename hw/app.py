@@ -164,6 +164,7 @@ class App:
                 self.buzzer.beep(self.sound, now)
             self.sound = SOUND_NONE
         self.buzzer.update(now)
+        self.log.pump(now)  # log bytes a slow host has not taken yet
         self.display.refresh()
         self.frames += 1
 

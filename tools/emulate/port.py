@@ -4,10 +4,11 @@
 ``os.openpty()``; ``path`` (``/dev/pts/N``) is the slave side, which pyserial,
 ``miniterm`` or ``cat`` open exactly like a board's ``/dev/ttyACM1``. The slave is
 put in raw mode (no echo, no newline translation) and kept open by the emulator,
-so the port exists even while no tool is attached. Like USB CDC with nobody
-reading, bytes the terminal cannot buffer are dropped, never waited for (the
-firmware then stays silent until its next match: ``hw.serial_log``). ``tee`` (a binary file)
-gets every byte, dropped or not: ``--log FILE``.
+so the port exists even while no tool is attached. Bytes the terminal cannot
+buffer are dropped (counted in ``dropped``), never waited for, and the write reports
+them taken, as a board's USB FIFO does while no terminal holds the port open; so the
+firmware never waits or stalls on the emulator, and ``tee`` (a binary file) gets
+every byte: ``--log FILE``.
 """
 
 import os
@@ -39,7 +40,9 @@ class PtyPort(Serial):
         except BlockingIOError:
             sent = 0
         self.dropped += len(data) - sent
-        return sent  # like a board: a full host buffer takes part of it, never stalls
+        # All taken, as a board's USB FIFO does while no terminal holds the port open:
+        # the log must not wait for a reader here (--log keeps every byte).
+        return len(data)
 
     def close(self):
         """Close both ends (tools attached to ``path`` see the port vanish)."""
