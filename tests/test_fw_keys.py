@@ -7,6 +7,7 @@ report a fresh press) and forgets what it held.
 """
 
 from fw_rig import Rig, key_for
+from tools.cpstubs import supervisor
 from hw.app import GAME, MENU
 from hw.profiles import KEY_START
 
@@ -30,11 +31,13 @@ def test_a_start_release_lost_to_an_overflow_does_not_abandon_the_match():
     rig = Rig()
     rig.start_match()
     rig.scanner.press(KEY_START, rig.now)
-    rig.step()
+    rig.run(10)
     assert rig.app.start_down  # the firmware saw START go down
     overflow(rig)
-    assert rig.scanner.release(KEY_START, rig.now) is False  # lost: the queue is full
-    assert rig.scanner.events.overflowed
+    rig.scanner.release(KEY_START, rig.now)
+    dropped = rig.scanner.events.dropped
+    supervisor.advance(10)  # the scan debounces the release: the queue is full
+    assert rig.scanner.events.overflowed and rig.scanner.events.dropped == dropped + 1
     rig.run(3000)
     assert rig.app.mode >= GAME and rig.app.mode != MENU
     assert "match abandoned" not in rig.log_text()
@@ -46,7 +49,7 @@ def test_start_still_held_after_an_overflow_still_abandons_after_a_second():
     rig = Rig()
     rig.start_match()
     rig.scanner.press(KEY_START, rig.now)
-    rig.step()
+    rig.run(10)
     overflow(rig)
     rig.scanner.events.inject(FILLER, False, rig.now)  # one more: overflowed
     rig.step()  # drained, reset: START (still down) reports a new press
@@ -83,6 +86,8 @@ def test_a_pad_press_lost_to_an_overflow_plays_once_the_scanner_is_reset():
     rig.start_match()
     overflow(rig)
     key = key_for(1, 4)
-    assert rig.scanner.press(key, rig.now) is False  # lost: the queue is full
+    rig.scanner.press(key, rig.now)
+    supervisor.advance(10)
+    assert rig.scanner.events.dropped == 1  # lost: the queue was full
     rig.run(200)
     assert len(presses(rig, 1)) == 1  # still held at the reset: reported and played

@@ -12,7 +12,7 @@ the firmware runs unchanged on CPython with real displayio drawing:
 * ``usb_cdc``     -- ``data``/``console`` ports that capture written bytes (``data``
   None unless booted with it), short writes, ``connected``;
 * ``usb_hid``, ``usb_midi`` -- ``disable``/``enable`` recorded (for ``boot.py``);
-* ``microcontroller`` -- ``Pin``, ``nvm`` (a bytearray), ``cpu``;
+* ``microcontroller`` -- ``Pin``, ``nvm`` (fixed size, erased 0xFF, no resizing), ``cpu``;
 * ``board``       -- pin names, ``board_id``, and an injectable ``DISPLAY``;
 * ``busio``, ``pwmio`` -- inert ``SPI`` / ``PWMOut`` that record what they were told;
 * ``fourwire``    -- a ``FourWire`` display bus that sends nowhere (a subclass of
@@ -65,5 +65,5 @@ def reset():
     usb_cdc.reset()
     usb_hid.reset()
     usb_midi.reset()
-    microcontroller.nvm[:] = bytes(len(microcontroller.nvm))
+    microcontroller.nvm.erase()
     board.configure("raspberry_pi_pico")
