@@ -18,7 +18,7 @@ of its timestamp and judged once time moves past it (a later press, ``advance`` 
 ``press``/``start``/``advance`` with an earlier time than ``clock`` return
 ``E_TIME`` and change nothing, and so does any refused call (a refused ``start``
 runs no timed step). The caller's contract: arguments are ints (anything else is
-refused with ``E_ARG``, never raised), and consecutive times are less
+refused with ``E_ARG``, never raised; so is a bool), and consecutive times are less
 than 2**28 ms apart -- call ``advance`` at least that often (once a day is plenty)
 and a game may sit for any number of days: a lock or a timed step whose time has
 been passed ends for good, so no comparison ever wraps back.
@@ -270,7 +270,7 @@ class Game:
         Refused (and nothing changes) unless a deck waits and the game in progress
         is over by ``t`` -- judging its last tick and running its timed steps.
         """
-        if not isinstance(t, int):
+        if type(t) is not int:
             return E_ARG
         if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
             return E_TIME
@@ -302,8 +302,8 @@ class Game:
 
     def press(self, player, pos, t):
         """Queue a press of ``pos`` by ``player`` seen at time ``t``; OK or E_*."""
-        if not (isinstance(player, int) and isinstance(pos, int) and isinstance(t, int)):
-            return E_ARG
+        if type(player) is not int or type(pos) is not int or type(t) is not int:
+            return E_ARG  # a bool too: MicroPython does not count it as an int
         if not 0 <= player <= 1 or not 0 <= pos < POSITIONS:
             return E_ARG
         if not self.started:
@@ -323,7 +323,7 @@ class Game:
 
     def advance(self, t):
         """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
-        if not isinstance(t, int):
+        if type(t) is not int:
             return E_ARG
         if t == self.clock:
             return OK  # nothing can be due that has not run

@@ -622,7 +622,8 @@ def test_non_int_arguments_are_refused_not_raised():
     for t in (500.0, 400.0, "500", None, 1e20):
         assert game.advance(t) == E_ARG
     assert _state(game) == before
-    assert game.press(True, 4, 500) == OK  # bool is an int
+    assert game.press(True, 4, 500) == E_ARG  # as in MicroPython, where a bool is no int
+    assert game.press(0, 4, 500) == OK
 
 
 COIN_LOG = """CSLOG 1
