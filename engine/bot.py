@@ -65,6 +65,7 @@ counter comparison and one time comparison.
 """
 
 from engine.compat import const
+from engine.game import LOWEST_BIT
 from engine.rng import Rng
 from engine.ticks import ticks_add, ticks_diff
 
@@ -98,6 +99,13 @@ LEVELS = (
 _DEALING = const(1)  # engine.game phases (not imported: keeps the bot light)
 _PLAY = const(2)
 _ALL = const(0xFF)
+# engine.ticks, written out in the hot paths: ``(a - b) & _MAX >= _HALF`` is
+# ``ticks_diff(a, b) < 0`` (a is before b) without a call.
+_MAX = const((1 << 29) - 1)
+_HALF = const(1 << 28)
+# Scan order of each player's choice on equal notice times: own row left to right,
+# then the far row from the near end (so two players split a pair).
+_ORDER = ((0, 1, 2, 3, 7, 6, 5, 4), (4, 5, 6, 7, 3, 2, 1, 0))
 
 
 def level_params(level):
@@ -156,7 +164,7 @@ class Bot:
         """Return the position to press at ``now`` (0-7), or -1."""
         if self.game.changes != self.seen:
             self._look(now)
-        elif self.wake < 0 or ticks_diff(now, self.wake) < 0:
+        elif self.wake < 0 or (now - self.wake) & _MAX >= _HALF:
             return -1  # the cheap path: nothing new, nothing due
         return self._act(now)
 
@@ -194,25 +202,29 @@ class Bot:
         mask = self._visible()
         tops = g.tops
         old = self.mask
+        seen_top = self.seen_top
         react = -1  # one reaction draw per look, made only if something is new
-        for pos in range(8):
+        todo = mask | self.watch  # every other position is neither seen nor watched
+        while todo:
+            pos = LOWEST_BIT[todo]
             bit = 1 << pos
+            todo ^= bit
             if not mask & bit:
                 self.watch &= ~bit
-            elif not old & bit or tops[pos] != self.seen_top[pos]:
+            elif not old & bit or tops[pos] != seen_top[pos]:
                 if react < 0:
                     react = self._draw(p[REACT_MIN], p[REACT_MAX])
                 delay = react
                 if p[MISS_PCT] and self.rng.below(100) < p[MISS_PCT]:
                     delay += self._draw(p[MISS_MIN], p[MISS_MAX])
-                self.notice[pos] = ticks_add(now, delay)
+                self.notice[pos] = (now + delay) & _MAX
                 self.watch |= bit
         t = self.target
         if t >= 0 and not self.wrong and not self.gone and not (mask >> t) & 1:
             self.gone = True  # the target went away: from now on it can be seen
             self.gone_at = now
         self.mask = mask
-        self.seen_top[0:8] = tops
+        seen_top[0:8] = tops
         left = g.lock_left(self.player, now)
         if left and ticks_diff(ticks_add(now, left), self.free_at) > 0:
             self.free_at = ticks_add(now, left)  # wait out the lock
@@ -224,7 +236,7 @@ class Bot:
         if g.phase != _PLAY:
             self.wake = -1  # the end of the deal is a change: look then
             return -1
-        if ticks_diff(now, self.free_at) < 0:
+        if (now - self.free_at) & _MAX >= _HALF:  # the hand is busy
             self.wake = self.free_at
             if self.target >= 0 and ticks_diff(self.press_at, self.wake) > 0:
                 self.wake = self.press_at
@@ -239,7 +251,7 @@ class Bot:
             if pos < 0:
                 return -1
         # The press is judged once time moves on; look again from now + 1.
-        self.free_at = ticks_add(now, 1)
+        self.free_at = (now + 1) & _MAX
         self.wake = self.free_at
         self.presses += 1
         return pos
@@ -248,36 +260,30 @@ class Bot:
         """Return the target once its press time has come (choosing one if need be), else -1."""
         if self.target < 0 and not self._choose(now):
             return -1
-        if ticks_diff(now, self.press_at) < 0:
+        if (now - self.press_at) & _MAX >= _HALF:  # not yet
             self.wake = self.press_at
             return -1
         pos = self.target
         self.target = -1
         return pos
 
-    def _first_notice(self):
-        """Earliest notice time among watched positions, or -1."""
-        best = -1
-        notice = self.notice
-        for pos in range(8):
-            if (self.watch >> pos) & 1 and (best < 0 or ticks_diff(notice[pos], best) < 0):
-                best = notice[pos]
-        return best
-
     def _choose(self, now):
         """Commit to the next press; False (and ``wake`` set) if none is due."""
         notice = self.notice
-        best = -1
-        base = self.player * 4
-        for k in range(8):
-            # On equal notice times, scan from the player's own left: own row
-            # left to right, then the far row (so two players split a pair).
-            pos = base + k if k < 4 else (base ^ 4) + 7 - k
-            if (self.watch >> pos) & 1 and ticks_diff(now, notice[pos]) >= 0:
-                if best < 0 or ticks_diff(notice[pos], notice[best]) < 0:
-                    best = pos
+        watch = self.watch
+        best = -1  # the due position noticed first (first in _ORDER on equal times)
+        first = -1  # the earliest notice time of a watched position
+        if watch:
+            for pos in _ORDER[self.player]:
+                if (watch >> pos) & 1:
+                    at = notice[pos]
+                    if first < 0 or (at - first) & _MAX >= _HALF:
+                        first = at
+                    if (now - at) & _MAX < _HALF and (
+                            best < 0 or (at - notice[best]) & _MAX >= _HALF):
+                        best = pos
         if best < 0:
-            self.wake = self._first_notice()
+            self.wake = first
             return False
         p = self.p
         self.wrong = False
@@ -293,7 +299,7 @@ class Bot:
             self.wrong = True
         self.target = best
         self.gone = False
-        self.press_at = ticks_add(now, self._draw(p[MOVE_MIN], p[MOVE_MAX]))
+        self.press_at = (now + self._draw(p[MOVE_MIN], p[MOVE_MAX])) & _MAX
         return True
 
 

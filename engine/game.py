@@ -150,8 +150,8 @@ def _lowest_bits():
     return bytes(table)
 
 
-# _LOWEST[m]: the index of the lowest set bit of the byte m (m > 0).
-_LOWEST = _lowest_bits()
+# LOWEST_BIT[m]: the index of the lowest set bit of the byte m (m > 0).
+LOWEST_BIT = _lowest_bits()
 # End of a game from the players whose pack ran out (bit 0 = A, bit 1 = B).
 _OUT_RESULT = (-1, WIN_A, WIN_B, DRAW)
 
@@ -621,7 +621,7 @@ class Game:
         out = 0
         while want:
             low = want & _ALL
-            key = _LOWEST[low] if low else 8 + _LOWEST[want >> 8]
+            key = LOWEST_BIT[low] if low else 8 + LOWEST_BIT[want >> 8]
             want &= want - 1
             player = key >> 3
             if not self.packs[player]:
