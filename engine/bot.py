@@ -99,13 +99,14 @@ LEVELS = (
 _DEALING = const(1)  # engine.game phases (not imported: keeps the bot light)
 _PLAY = const(2)
 _ALL = const(0xFF)
+_ZERO13 = bytes(13)
 # engine.ticks, written out in the hot paths: ``(a - b) & _MAX >= _HALF`` is
 # ``ticks_diff(a, b) < 0`` (a is before b) without a call.
 _MAX = const((1 << 29) - 1)
 _HALF = const(1 << 28)
-# Scan order of each player's choice on equal notice times: own row left to right,
-# then the far row from the near end (so two players split a pair).
-_ORDER = ((0, 1, 2, 3, 7, 6, 5, 4), (4, 5, 6, 7, 3, 2, 1, 0))
+# Each player's preference on equal notice times, by position (lower first): own
+# row left to right, then the far row from the near end (so two players split a pair).
+_RANK = ((0, 1, 2, 3, 7, 6, 5, 4), (7, 6, 5, 4, 0, 1, 2, 3))
 
 
 def level_params(level):
@@ -175,16 +176,13 @@ class Bot:
         return lo + self.rng.below(hi - lo + 1)
 
     def _visible(self):
-        """Mask of positions a player can see are (or will be) coverable."""
+        """Mask of positions a player can see will be coverable once a deal ends."""
         g = self.game
-        if g.phase == _PLAY:
-            return g.coverable
         if g.phase != _DEALING:
             return 0
         # Dealing: fresh stacks, so coverable will be exactly the paired ranks.
         ranks = self._ranks
-        for r in range(13):
-            ranks[r] = 0
+        ranks[0:13] = _ZERO13
         tops = g.tops
         for pos in range(8):
             ranks[tops[pos] >> 2] += 1
@@ -199,7 +197,7 @@ class Bot:
         g = self.game
         p = self.p
         self.seen = g.changes
-        mask = self._visible()
+        mask = g.coverable if g.phase == _PLAY else self._visible()
         tops = g.tops
         old = self.mask
         seen_top = self.seen_top
@@ -270,18 +268,20 @@ class Bot:
     def _choose(self, now):
         """Commit to the next press; False (and ``wake`` set) if none is due."""
         notice = self.notice
-        watch = self.watch
-        best = -1  # the due position noticed first (first in _ORDER on equal times)
+        rank = _RANK[self.player]
+        best = -1  # the due position noticed first (first in scan order on equal times)
         first = -1  # the earliest notice time of a watched position
-        if watch:
-            for pos in _ORDER[self.player]:
-                if (watch >> pos) & 1:
-                    at = notice[pos]
-                    if first < 0 or (at - first) & _MAX >= _HALF:
-                        first = at
-                    if (now - at) & _MAX < _HALF and (
-                            best < 0 or (at - notice[best]) & _MAX >= _HALF):
-                        best = pos
+        watch = self.watch
+        while watch:
+            pos = LOWEST_BIT[watch]
+            watch &= watch - 1
+            at = notice[pos]
+            if (now - at) & _MAX >= _HALF:  # not seen yet
+                if first < 0 or (at - first) & _MAX >= _HALF:
+                    first = at
+            elif best < 0 or (at - notice[best]) & _MAX >= _HALF or (
+                    at == notice[best] and rank[pos] < rank[best]):
+                best = pos
         if best < 0:
             self.wake = first
             return False

@@ -54,12 +54,7 @@ class Rng:
         cover ``n`` (the state step of ``next`` is written out: it is the hot path).
         """
         m = n - 1
-        if m < 256:
-            bits = _BITS[m]
-        elif m < 65536:
-            bits = 8 + _BITS[m >> 8]
-        else:
-            bits = 16 + _BITS[m >> 16]
+        bits = _BITS[m] if m < 256 else 8 + _BITS[m >> 8] if m < 65536 else 16 + _BITS[m >> 16]
         shift = 30 - bits  # top bits are the best mixed
         x = self.state
         while True:
