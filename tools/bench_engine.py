@@ -237,12 +237,12 @@ def main():
         print("  %-20s %6d bytes" % (name, size))
     print("  %-20s %6d bytes" % ("total", sum(sizes.values())))
     print("CPython %s:" % sys.version.split()[0])
-    print("  engine lines per judged press (sys.settrace), median / p99 (presses):")
-    print("  %-14s" % "rules" + "".join("%18s" % name for name in RESULT_NAMES))
+    print("  engine lines per judged press (sys.settrace), median / p99 [presses]:")
+    print("  %-14s" % "rules" + "".join("%19s" % name for name in RESULT_NAMES))
     for name, kw in SETTINGS:
         by = judged_press_lines(kw)
-        cells = ["%6.1f / %-5.1f(%d)" % (median(v), p99(v), len(v)) if v else "-" for v in by.values()]
-        print("  %-14s" % name + "".join("%18s" % c for c in cells))
+        cells = ["%.0f / %.0f [%d]" % (median(v), p99(v), len(v)) if v else "-" for v in by.values()]
+        print("  %-14s" % name + "".join("%19s" % c for c in cells))
     print("  full seeded games per second, one core    %.1f" % games_per_second())
     print("  bot games per second, tools.simulate, 1 job   %.1f" % bot_games_per_second(1))
     print("  bot games per second, tools.simulate, 2 jobs  %.1f" % bot_games_per_second(2, 4000))
