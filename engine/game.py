@@ -44,8 +44,7 @@ Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by car
   ``pack_head`` bytearray(2) is each ring's top, ``packs`` bytearray(2) its count.
 * ``tops``/``bottoms``/``heights`` bytearray(8): each stack's top and bottom card and size.
 * ``up``/``down`` bytearray(52): the card above / below a card in its stack (a
-  doubly linked list per stack, so gathering walks bottom-up and rutter reads the
-  card under the top).
+  doubly linked list per stack: gathering walks it bottom-up).
 * ``by_rank`` bytearray(13): for each rank, the mask of positions whose top shows it.
   With it the coverable mask is kept up to date from the one or two stacks a tick
   covers, never recomputed over the layout: ``pairs`` (tops whose rank shows on
@@ -54,16 +53,19 @@ Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by car
   ``coverable`` is their union while in play.
 * ``tick_player``/``tick_pos``/``tick_result``/``tick_card`` bytearray(64): the
   presses of the tick being collected, in arrival order; ``TICK_CAPACITY`` per ms.
-* ``locked`` bytearray(2) and ``lock_end``: a player's lock and the time it ends.
+* ``_first`` bytearray(16): the tick index of each (player, pos)'s first press.
+* ``locked`` bytearray(2): a player's pad is locked, until ``lock_end[player]``.
 * ``score``, ``lock_end``, ``covers``, ``illegals``: two-int lists (small ints only).
 * ``rng`` decides coin ties; ``deck_rng`` shuffles the next deck and hands its state
   to ``rng`` at that game's ``start`` (a ``seed``/``deck`` waits for its start).
+* ``_trial``: None, or a second ``Game`` a start during a game is tried on (below).
 
 Implementation Notes
 --------------------
 
 Every stored value is a small int below 2**30 (times below 2**29, masks below
-2**16), so nothing allocates on MicroPython or CircuitPython (31-bit small ints).
+2**16, counters restart with each game or match), so nothing allocates on
+MicroPython or CircuitPython (31-bit small ints).
 A tick's presses are judged in one pass over the tick buffers with 16-bit masks
 keyed ``player * 8 + pos``; the covers are then applied lowest key first (A's in
 rising position order, then B's). A ``start`` while a game is on is first tried on

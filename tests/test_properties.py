@@ -283,3 +283,16 @@ def test_inserting_clock_lines_at_times_already_reached_never_changes_a_trace(se
     clocked, err_clocked = replay_text("\n".join(lines))
     assert clocked == plain
     assert err is None and err_clocked is None  # the log was valid with or without
+
+
+def test_a_start_during_a_game_is_tried_on_a_copy_of_all_the_state():
+    # Game._try_start copies _STATE_INTS and _STATE_BUFS: every attribute a game
+    # has must be one of them, or one a trial start never reads.
+    from engine import game as g
+    not_state = {"rules", "sink", "rng", "deck_rng", "deck", "_first", "_trial"}
+    game = Game(Rules(tie=1))
+    game.shuffle(5)
+    game.start(0)
+    names = set(vars(game))
+    assert names == set(g._STATE_INTS) | set(g._STATE_BUFS) | not_state
+    assert not set(g._STATE_INTS) & set(g._STATE_BUFS)
