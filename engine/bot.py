@@ -163,11 +163,33 @@ class Bot:
 
     def step(self, now):
         """Return the position to press at ``now`` (0-7), or -1."""
-        if self.game.changes != self.seen:
+        g = self.game
+        if g.changes != self.seen:
             self._look(now)
         elif self.wake < 0 or (now - self.wake) & _MAX >= _HALF:
             return -1  # the cheap path: nothing new, nothing due
-        return self._act(now)
+        if g.phase != _PLAY:
+            self.wake = -1  # the end of the deal is a change: look then
+            return -1
+        if (now - self.free_at) & _MAX >= _HALF:  # the hand is busy
+            self.wake = self.free_at
+            if self.target >= 0 and ticks_diff(self.press_at, self.wake) > 0:
+                self.wake = self.press_at
+            return -1
+        pos = self._aimed(now)
+        if pos < 0:
+            return -1
+        if self.gone and (ticks_diff(now, self.gone_at) >= self.p[REACT_MIN]
+                          or self.rng.below(100) < self.p[CHECK_PCT]):
+            # Saw in time that the target went away: take the next one.
+            pos = self._aimed(now)
+            if pos < 0:
+                return -1
+        # The press is judged once time moves on; look again from now + 1.
+        self.free_at = (now + 1) & _MAX
+        self.wake = self.free_at
+        self.presses += 1
+        return pos
 
     def _draw(self, lo, hi):
         """Uniform int in [lo, hi] from the bot's own generator."""
@@ -195,28 +217,26 @@ class Bot:
     def _look(self, now):
         """The table changed: update what is watched and when it will be seen."""
         g = self.game
-        p = self.p
         self.seen = g.changes
         mask = g.coverable if g.phase == _PLAY else self._visible()
         tops = g.tops
         old = self.mask
         seen_top = self.seen_top
+        self.watch &= mask  # no longer coverable: no longer watched
         react = -1  # one reaction draw per look, made only if something is new
-        todo = mask | self.watch  # every other position is neither seen nor watched
+        todo = mask
         while todo:
             pos = LOWEST_BIT[todo]
-            bit = 1 << pos
-            todo ^= bit
-            if not mask & bit:
-                self.watch &= ~bit
-            elif not old & bit or tops[pos] != seen_top[pos]:
+            todo &= todo - 1
+            if not (old >> pos) & 1 or tops[pos] != seen_top[pos]:
+                p = self.p
                 if react < 0:
                     react = self._draw(p[REACT_MIN], p[REACT_MAX])
                 delay = react
                 if p[MISS_PCT] and self.rng.below(100) < p[MISS_PCT]:
                     delay += self._draw(p[MISS_MIN], p[MISS_MAX])
                 self.notice[pos] = (now + delay) & _MAX
-                self.watch |= bit
+                self.watch |= 1 << pos
         t = self.target
         if t >= 0 and not self.wrong and not self.gone and not (mask >> t) & 1:
             self.gone = True  # the target went away: from now on it can be seen
@@ -228,31 +248,6 @@ class Bot:
             self.free_at = ticks_add(now, left)  # wait out the lock
         if g.phase != _PLAY and g.phase != _DEALING:
             self.target = -1  # stuck or over: the hand comes back
-
-    def _act(self, now):
-        g = self.game
-        if g.phase != _PLAY:
-            self.wake = -1  # the end of the deal is a change: look then
-            return -1
-        if (now - self.free_at) & _MAX >= _HALF:  # the hand is busy
-            self.wake = self.free_at
-            if self.target >= 0 and ticks_diff(self.press_at, self.wake) > 0:
-                self.wake = self.press_at
-            return -1
-        pos = self._aimed(now)
-        if pos < 0:
-            return -1
-        if self.gone and (ticks_diff(now, self.gone_at) >= self.p[REACT_MIN]
-                          or self.rng.below(100) < self.p[CHECK_PCT]):
-            # Saw in time that the target went away: take the next one.
-            pos = self._aimed(now)
-            if pos < 0:
-                return -1
-        # The press is judged once time moves on; look again from now + 1.
-        self.free_at = (now + 1) & _MAX
-        self.wake = self.free_at
-        self.presses += 1
-        return pos
 
     def _aimed(self, now):
         """Return the target once its press time has come (choosing one if need be), else -1."""

@@ -78,31 +78,37 @@ class StatSink:
 
 
 def play_game(game, bots, t, log=None):
-    """Play one started game to its end with ``bots``; return the end time.
+    """Play one started game to its end with ``bots`` (A's, B's); return the end time.
 
     The caller has called ``game.start(t)``. Presses go through ``game.press`` as a
     human's would; ``log(line)`` (optional) receives the LOG.md press lines and a
     final ``clock`` line, so the log replays to the same trace.
     """
-    for bot in bots:
-        bot.reset(t)
+    a, b = bots
+    a.reset(t)
+    b.reset(t)
     elapsed = 0
     while True:
         game.advance(t)  # bots must see every tick before ``t`` resolved
         if game.phase == OVER:
             break
+        pos_a = a.step(t)
+        if pos_a >= 0:
+            game.press(a.player, pos_a, t)
+        pos_b = b.step(t)
+        if pos_b >= 0:
+            game.press(b.player, pos_b, t)
         # Jump to the next moment anything can happen: the ms after a press (it is
         # judged then), a bot's next action or the game's next timed step.
-        gap = TICKS_PERIOD
-        for bot in bots:
-            pos = bot.step(t)
-            if pos >= 0:
-                game.press(bot.player, pos, t)
-                gap = 1
-                if log is not None:
-                    log("press %d %s %d" % (t, "AB"[bot.player], pos))
-        if gap > 1:
-            for wake in (game.due, bots[0].wake, bots[1].wake):
+        if pos_a >= 0 or pos_b >= 0:
+            gap = 1
+            if log is not None:
+                for bot, pos in ((a, pos_a), (b, pos_b)):
+                    if pos >= 0:
+                        log("press %d %s %d" % (t, "AB"[bot.player], pos))
+        else:
+            gap = TICKS_PERIOD
+            for wake in (game.due, a.wake, b.wake):
                 if wake >= 0:
                     d = (wake - t) & TICKS_MAX  # ticks_diff, written out: the hot loop
                     if d >= TICKS_HALF or d == 0:
