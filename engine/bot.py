@@ -17,6 +17,11 @@ Driving it (allocation-free after set-up)::
     if pos >= 0:
         game.press(PLAYER_B, pos, now)
     bot.next_time()   # earliest time step() may act if nothing changes, or -1
+    bot.idle(now)     # instead of step() while the game is paused
+
+Like the game, the bot needs to hear the time at least every 2**28 ms (``step`` or
+``idle``): a bot left for days (a paused game) then finds every time it stored
+passed, so its comparisons never wrap back.
 
 How it plays (all delays drawn uniformly from the level's ranges, ms):
 
@@ -104,6 +109,9 @@ _ZERO13 = bytes(13)
 # ``ticks_diff(a, b) < 0`` (a is before b) without a call.
 _MAX = const((1 << 29) - 1)
 _HALF = const(1 << 28)
+# A silence after which every stored time has passed: longer than any delay a
+# level can draw (reaction + miss < 2**21), shorter than half the clock.
+_STALE = const(1 << 22)
 # Each player's preference on equal notice times, by position (lower first): own
 # row left to right, then the far row from the near end (so two players split a pair).
 _RANK = ((0, 1, 2, 3, 7, 6, 5, 4), (7, 6, 5, 4, 0, 1, 2, 3))
@@ -153,17 +161,37 @@ class Bot:
         self.press_at = now
         self.free_at = now  # the hand is busy (or the pad locked) until then
         self.wake = now  # earliest time step() may act, -1: only on a change
+        self.last = now  # the time of the last step or idle
         self.presses = 0
 
     def next_time(self):
         """Return the earliest time ``step`` may press if nothing changes, or -1."""
         return self.wake
 
+    def idle(self, now):
+        """Hear the time without acting (a paused game): keeps stored times right."""
+        if (now - self.last) & _MAX >= _STALE:
+            self._catch_up(now)
+        self.last = now
+
+    def _catch_up(self, now):
+        """After a long silence every stored time has passed: keep them just behind
+        ``now`` (in the past, as they are, but never far enough to wrap round)."""
+        long_ago = (now - _STALE) & _MAX
+        for pos in range(8):
+            self.notice[pos] = long_ago
+        self.gone_at = self.press_at = self.free_at = long_ago
+        if self.wake >= 0:
+            self.wake = long_ago
+
     # ------------------------------------------------------------------ step
 
     def step(self, now):
         """Return the position to press at ``now`` (0-7), or -1."""
         g = self.game
+        if (now - self.last) & _MAX >= _STALE:
+            self._catch_up(now)
+        self.last = now
         if g.changes != self.seen:
             self._look(now)
         elif self.wake < 0 or (now - self.wake) & _MAX >= _HALF:
