@@ -66,7 +66,15 @@ decides coin ties and must match a replay that has no bots). Draws happen only w
 the bot looks at a changed table or chooses a press, never per call, so how often
 ``step`` is called changes the bot's timing by at most the call interval and never
 its sequence of random numbers. ``step`` is cheap when nothing changed: one
-counter comparison and one time comparison.
+counter comparison and two time comparisons.
+
+Implementation Notes
+--------------------
+
+Times are compared as ``(a - b) & (2**29 - 1) >= 2**28`` (``ticks_diff(a, b) < 0``
+written out) in the paths taken every step, and positions are visited by their
+bits (``engine.game.LOWEST_BIT``), so a step makes no call it can avoid; the
+draws and decisions are exactly those of a plain scan over the 8 positions.
 """
 
 from engine.compat import const
