@@ -1,7 +1,9 @@
 """Fake ``keypad``: ``Keys`` whose ``EventQueue`` replays scripted events, allocation-free.
 
 A test queues events with :meth:`EventQueue.push` (key number, pressed, timestamp);
-``get_into`` copies the oldest into the caller's ``Event``. The queue is a fixed ring
+``get_into`` copies the oldest into the caller's ``Event``. As on a board, an
+``Event``'s attributes are read-only and ``get_into`` takes only a ``keypad.Event``
+(``TypeError`` otherwise). The queue is a fixed ring
 (two bytearrays and a preallocated list of small-int timestamps): pushing and reading
 allocate nothing. A push onto a full queue is dropped and sets ``overflowed``, which
 only ``clear()`` resets, as on a board.
@@ -10,13 +12,25 @@ only ``clear()`` resets, as on a board.
 
 class Event:
     def __init__(self, key_number=0, pressed=True, timestamp=0):
-        self.key_number = key_number
-        self.pressed = pressed
-        self.timestamp = timestamp
+        self._key_number = key_number
+        self._pressed = bool(pressed)
+        self._timestamp = timestamp
+
+    @property
+    def key_number(self):
+        return self._key_number
+
+    @property
+    def pressed(self):
+        return self._pressed
 
     @property
     def released(self):
-        return not self.pressed
+        return not self._pressed
+
+    @property
+    def timestamp(self):
+        return self._timestamp
 
 
 class EventQueue:
@@ -42,12 +56,14 @@ class EventQueue:
         return True
 
     def get_into(self, event):
+        if not isinstance(event, Event):
+            raise TypeError("event must be a keypad.Event")
         if not self.count:
             return False
         i = self.head
-        event.key_number = self.keys[i]
-        event.pressed = self.downs[i] == 1
-        event.timestamp = self.times[i]
+        event._key_number = self.keys[i]
+        event._pressed = self.downs[i] == 1
+        event._timestamp = self.times[i]
         self.head = (i + 1) % len(self.keys)
         self.count -= 1
         return True
