@@ -20,9 +20,10 @@ just before). Its order never hands the engine a time behind its clock:
 5. draw what changed, then ``display.refresh()`` once.
 
 Only the current screen exists: the title, the menu or the table (``READY`` to
-``DONE``) is built when it is shown and dropped when another is, followed by one
-``gc.collect()`` (screen changes only, never during play), so the heap's high-water
-mark is one screen's. The glyph sheet (``hw.gfx.glyph_sheet``) is made once and
+``DONE``) is built when it is shown and dropped when another is, with a
+``gc.collect()`` before the build (the old scene is freed first, so the heap's
+high-water mark is one screen's) and one after it (the build's garbage is gone
+before play, so no collection is due during play); screen changes only. The glyph sheet (``hw.gfx.glyph_sheet``) is made once and
 shared by all screens; the card sheet once, with the first table.
 
 Every press given to the engine is logged (``hw.serial_log``), so the streamed log
@@ -390,6 +391,7 @@ class App:
         self.view = view
         self.screen = screen
         self.screens += 1
+        gc.collect()  # the build's garbage, so that no collection falls in play
         display.root_group = view.group
 
     def _start_key(self, pressed, t, now):
