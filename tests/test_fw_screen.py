@@ -1,8 +1,8 @@
 """What the firmware draws: the table equals the engine's state, B's side is turned,
 counts, locks, pending/hint marks and messages are right, on several screen sizes."""
 
+import displayio
 import pytest
-from adafruit_display_text import bitmap_label
 
 from fw_rig import Rig
 from engine.cards import NO_CARD
@@ -20,18 +20,17 @@ def check_table(rig):
         card = table.cards[pos]
         assert table.shown_top(pos) == top
         if top == NO_CARD:
-            assert card.face.hidden
+            assert card.glyphs.hidden and card.paper[0] == gfx.FELT
             continue
-        assert not card.face.hidden
-        assert card.rank[0] == top >> 2
-        assert card.suit[0] == top & 3
+        assert not card.glyphs.hidden and card.paper[0] == gfx.FACE
+        assert card.face[0] == top >> 2  # rank tile over suit tile
+        assert card.face[1] == gfx.SUIT_TILE + (top & 3)
         assert card.ink[1] == (gfx.RED if (top & 3) in (1, 2) else gfx.BLACK)
-        assert card.rank.flip_x == card.rank.flip_y == (pos >= 4)
-        assert card.suit.flip_x == card.suit.flip_y == (pos >= 4)
+        assert card.face.flip_x == card.face.flip_y == (pos >= 4)
     for seat in range(2):
-        assert table.pack_labels[seat].text == "Pack %d" % game.packs[seat]
+        assert table.packs_text[seat].text == "Pack %d" % game.packs[seat]
         wins = game.rules.wins
-        assert table.won_labels[seat].text == "Won %d of %d" % (game.score[seat], wins)
+        assert table.won_text[seat].text == "Won %d of %d" % (game.score[seat], wins)
 
 
 @pytest.fixture
@@ -56,11 +55,9 @@ def test_cards_counts_and_rotation_follow_the_game(rig):
 
 def test_b_text_is_upside_down_and_a_text_upright(rig):
     table = rig.app.table
-    for labels in (table.pack_labels, table.won_labels, table.lock_labels,
-                   table.message_labels):
-        assert isinstance(labels[0], bitmap_label.Label)
-        assert labels[0].label_direction == "LTR"
-        assert labels[1].label_direction == "UPD"
+    for fields in (table.packs_text, table.won_text, table.lock_text, table.messages):
+        assert not fields[0].grid.flip_x and not fields[0].grid.flip_y
+        assert fields[1].grid.flip_x and fields[1].grid.flip_y  # turned 180 degrees
 
 
 def test_layout_b_row_on_top_from_b_left_to_right(rig):
@@ -73,10 +70,18 @@ def test_layout_b_row_on_top_from_b_left_to_right(rig):
     assert cards[7].x == cards[0].x and cards[4].x == cards[3].x  # facing columns
 
 
-def test_card_width_cannot_be_set_as_on_a_board(rig):
-    card = rig.app.table.cards[0]
-    with pytest.raises(AttributeError):
-        card.width = 10
+def test_a_card_is_one_glyph_layer_over_its_face(rig):
+    """Each card: a face, ONE glyph TileGrid (rank over suit) and four border strips."""
+    for card in rig.app.table.cards:
+        layers = list(card.group)
+        assert len(layers) == 6
+        assert layers[1] is card.glyphs and list(card.glyphs) == [card.face]
+        assert (card.face.width, card.face.height) == (1, 2)
+        assert not card.ink.is_transparent(0)  # opaque: nothing below it is drawn
+        strips = [layer for layer in layers[2:]]
+        assert all(isinstance(s, displayio.TileGrid) and s.pixel_shader is card.edge
+                   for s in strips)
+        assert all(min(s.bitmap.width, s.bitmap.height) == gfx.BORDER for s in strips)
 
 
 def test_pixels_show_red_and_black_suits(rig):
@@ -84,8 +89,8 @@ def test_pixels_show_red_and_black_suits(rig):
     game = rig.game
     for pos in range(8):
         card = rig.app.table.cards[pos]
-        x0 = rig.app.table.grid.x + card.x
-        y0 = rig.app.table.grid.y + card.y
+        x0 = card.x
+        y0 = card.y
         box = image.crop((x0 + 4, y0 + 4, x0 + card.width - 4, y0 + card.height - 4))
         colors = {c for _, c in box.getcolors(100000)}
         red = any(r > 150 and g < 60 and b < 60 for r, g, b in colors)
@@ -97,16 +102,16 @@ def test_lock_indicator_during_the_penalty(rig):
     table = rig.app.table
     cov = rig.coverable()
     bad = [p for p in range(8) if p not in cov][0]
-    assert table.lock_labels[0].hidden
+    assert table.lock_text[0].hidden
     rig.press_pos(0, bad)
     rig.run(20)
     assert rig.game.locked_at(0, rig.now)
-    assert not table.lock_labels[0].hidden
-    assert table.strip_palettes[0][0] == gfx.LOCKED
-    assert table.lock_labels[1].hidden  # B is not locked
+    assert not table.lock_text[0].hidden
+    assert table.lock_text[0].text == "LOCKED"
+    assert table.lock_text[0].palette[0] == gfx.LOCKED  # an opaque red box
+    assert table.lock_text[1].hidden  # B is not locked
     rig.run(600)  # penalty is 500 ms
-    assert table.lock_labels[0].hidden
-    assert table.strip_palettes[0][0] == gfx.PANEL
+    assert table.lock_text[0].hidden
 
 
 def test_pending_and_hint_marks(rig):
@@ -142,19 +147,19 @@ def test_messages_through_a_game():
     rig.run(10)
     table = rig.app.table
     assert rig.app.mode == READY
-    assert table.message_labels[0].text == "Get ready..."
-    assert table.message_labels[1].text == "Get ready..."
+    assert table.messages[0].text == "Get ready..."
+    assert table.messages[1].text == "Get ready..."
     rig.run_until(lambda: rig.game.phase == 1, dt=2)  # DEALING
     rig.step(1)
-    assert table.message_labels[0].text == "Dealing"
+    assert table.messages[0].text == "Dealing"
     rig.run_until(lambda: rig.game.phase == 2, dt=2)
     rig.step(2)
-    assert table.message_labels[0].text == "GO!" and not table.message_labels[0].hidden
+    assert table.messages[0].text == "GO!" and not table.messages[0].hidden
     rig.run(1000)
-    assert table.message_labels[0].hidden
+    assert table.messages[0].text == table.messages[1].text == ""
     rig.tap(16)  # START: pause
     rig.run(50)
-    assert table.message_labels[0].text == table.message_labels[1].text == \
+    assert table.messages[0].text == table.messages[1].text == \
         "Paused: START resumes"
     assert rig.app.paused
     cov = rig.coverable()
@@ -180,7 +185,7 @@ def test_game_over_messages_per_seat():
         rig.step(5)
         spent += 5
     rig.step(5)
-    texts = (app.table.message_labels[0].text, app.table.message_labels[1].text)
+    texts = (app.table.messages[0].text, app.table.messages[1].text)
     if game.result == 0:
         assert texts == ("You win the game!", "A wins the game")
     elif game.result == 1:
@@ -195,30 +200,31 @@ def test_layout_fits_every_screen(size):
     rig.start_match()
     table = rig.app.table
     geo = table.geometry
-    grid = table.grid
     for pos in range(8):
         card = table.cards[pos]
-        x = grid.x + card.x
-        y = grid.y + card.y
-        assert 0 <= x and x + card.width <= width
-        assert geo["strip"] <= y and y + card.height <= height - geo["strip"]
+        assert 0 <= card.x and card.x + card.width <= width
+        assert geo["strip"] <= card.y and card.y + card.height <= height - geo["strip"]
+        glyphs = card.glyphs  # the rank and suit column stays inside the card's border
+        assert gfx.BORDER <= glyphs.x and glyphs.x + gfx.CARD_TILE_W * glyphs.scale \
+            <= card.width - gfx.BORDER
+        assert gfx.BORDER <= glyphs.y and glyphs.y + 2 * gfx.CARD_TILE_H * glyphs.scale \
+            <= card.height - gfx.BORDER
     # The rows leave the middle band free for the messages.
-    assert grid.y + table.cards[4].y + table.cards[4].height < height // 2 - 4
-    assert grid.y + table.cards[0].y > height // 2 + 4
+    assert table.cards[4].y + table.cards[4].height < height // 2 - 4
+    assert table.cards[0].y > height // 2 + 4
+    for seat in range(2):  # the text fits the screen
+        for field in (table.packs_text[seat], table.won_text[seat], table.messages[seat]):
+            assert 0 <= field.group.x and field.group.x + field.pixel_width <= width
     check_table(rig)
 
 
 def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     """Once the table is drawn, frames with no change set no text and no tile."""
     rig.run(1500)  # "GO!" has gone
+    from hw import text as text_mod
+
     sets = []
-    original = bitmap_label.Label._set_text
-
-    def counting(self, new_text, scale):
-        sets.append(new_text)
-        return original(self, new_text, scale)
-
-    monkeypatch.setattr(bitmap_label.Label, "_set_text", counting)
+    monkeypatch.setattr(text_mod.Text, "put", lambda self, i, code: sets.append(code))
     shows = []
     for card in rig.app.table.cards:
         monkeypatch.setattr(card, "mark", lambda c, shows=shows: shows.append(c))

@@ -15,13 +15,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 def _scene(width, height):
     from engine.game import Game
     from engine.rules import Rules
+    from hw import gfx
     from hw.table_view import TableView
 
     game = Game(Rules())
     game.shuffle(5)
     game.start(0)
     game.advance(400)
-    table = TableView(width, height)
+    table = TableView(width, height, gfx.glyph_sheet(), gfx.card_sheet())
     table.update(game, 400, 0, False)
     return table
 
