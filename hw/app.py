@@ -166,7 +166,7 @@ class App:
         self.presses = 0  # presses given to the engine (human and CPU)
         self.matches = 0  # matches (and demo matches) begun
         self.screens = 0  # screens built
-        self.collects = 0  # gc.collect() calls (one per screen change)
+        self.collects = 0  # gc.collect() calls (two per screen change)
         self.late = 0  # this pass's now: the latest press time handed to the engine
         self._show(TITLE)
 
@@ -377,7 +377,6 @@ class App:
         self.view = None
         self.screen = NO_SCREEN
         gc.collect()
-        self.collects += 1
         width = display.width
         height = display.height
         if screen == TITLE_SCREEN:
@@ -392,6 +391,7 @@ class App:
         self.screen = screen
         self.screens += 1
         gc.collect()  # the build's garbage, so that no collection falls in play
+        self.collects += 2
         display.root_group = view.group
 
     def _start_key(self, pressed, t, now):

@@ -8,7 +8,7 @@ as ``tools/picosim`` parses them):
 * every :data:`PERIOD_MS` (sampled: one ``gc.mem_free()`` or ``gc.mem_alloc()`` walks
   the heap, about 9 ms on a Pico, so neither is called on every frame)::
 
-      diag stats frames=N low=B gcs=N idle_alloc=B press_alloc=B loop_us=N
+      diag stats frames=N low=B gcs=N idle_alloc=B press_alloc=B loop_us=N idle_n=N press_n=N
 
   ``frames``: loop passes so far; ``low``: the lowest ``gc.mem_free()`` seen at a
   sample; ``gcs``: garbage collections seen (the app's own, at screen changes, plus
@@ -16,7 +16,9 @@ as ``tools/picosim`` parses them):
   ``idle_alloc`` / ``press_alloc``: the most bytes (``gc.mem_alloc()`` delta around
   one ``App.step``) allocated by a measured frame that gave the engine no press /
   at least one press; ``loop_us``: the mean loop time of the unmeasured frames of the
-  last period (a measured frame is slowed by its two heap walks).
+  last period (a measured frame is slowed by its two heap walks); ``idle_n`` /
+  ``press_n``: how many frames of each kind were measured so far (a 0 above means
+  something only if its count is not 0).
 
 Which frames are measured: every frame that starts with events in the key queue (a
 human press is read there), and a burst of :data:`BURST` frames each period (CPU
@@ -54,6 +56,8 @@ class Diag:
         self.gcs = 0
         self.idle_alloc = 0
         self.press_alloc = 0
+        self.idle_n = 0
+        self.press_n = 0
         self.last_alloc = gc.mem_alloc()
         self.collects = app.collects
         self.period_from = now
@@ -85,10 +89,13 @@ class Diag:
         if used < 0 or app.screens + app.matches != setup:
             return  # a collection inside the frame, or set-up: not a figure
         if app.presses != presses:
+            self.press_n += 1
             if used > self.press_alloc:
                 self.press_alloc = used
-        elif used > self.idle_alloc:
-            self.idle_alloc = used
+        else:
+            self.idle_n += 1
+            if used > self.idle_alloc:
+                self.idle_alloc = used
 
     def sample(self, now):
         """End of a period: read the free heap, print the stats line."""
@@ -98,8 +105,9 @@ class Diag:
             self.low = free
         loop_us = self.free_ms * 1000 // self.free_frames if self.free_frames else 0
         print("diag stats frames=%d low=%d gcs=%d idle_alloc=%d press_alloc=%d loop_us=%d"
+              " idle_n=%d press_n=%d"
               % (self.app.frames, self.low, self.gcs, self.idle_alloc, self.press_alloc,
-                 loop_us))
+                 loop_us, self.idle_n, self.press_n))
         self.period_from = now
         self.free_frames = 0
         self.free_ms = 0

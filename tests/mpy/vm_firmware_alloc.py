@@ -345,4 +345,32 @@ for _ in range(70):
     dev.events.push(4, False, dev.t)  # releases: ignored, but they fill the queue
 frames("keypad queue overflow: cleared, counted, logged", dev.run, (1,), lock=False)
 r.check(app.overflows == 1 and app.mode == MENU, "the overflow was counted")
+
+# ------------------------------------------- CSPEED_DIAG: hw.diag's measurement
+from hw.diag import Diag  # noqa: E402
+
+start_match()
+dev.run(500)
+diag = Diag(app, dev.t)
+gcs = diag.gcs
+
+
+def diag_frames(n):
+    for _ in range(n):
+        dev.t = ticks_add(dev.t, FRAME_MS)
+        diag.measured_step(app.step, dev.t)
+
+
+diag_frames(50)
+dev.events.push(dev.keys[dev.pick(True)], True, dev.t)
+diag_frames(1)
+r.check(diag.idle_n == 50 and diag.press_n == 1, "diag: 50 idle frames and 1 press frame measured",
+        "(%d, %d)" % (diag.idle_n, diag.press_n))
+r.check(diag.idle_alloc == 0 and diag.press_alloc == 0, "diag: they allocated 0 bytes",
+        "(%d, %d)" % (diag.idle_alloc, diag.press_alloc))
+junk = []
+diag.measured_step(lambda now: junk.append(bytearray(100)), dev.t)
+r.check(diag.idle_alloc >= 100, "diag: a frame that allocates is seen (%d bytes)"
+        % diag.idle_alloc)
+r.check(diag.gcs == gcs, "diag: no collection during these frames")
 r.done()
