@@ -385,7 +385,8 @@ class App:
             view = MenuView(width, height, self.menu, self.glyphs)
         else:
             if self.card_tiles is None:
-                self.card_tiles = gfx.card_sheet()
+                scale = tv.table_layout(width, height)["scale"]
+                self.card_tiles = gfx.card_sheet(None, scale)
             view = tv.TableView(width, height, self.glyphs, self.card_tiles)
         self.view = view
         self.screen = screen

@@ -6,12 +6,14 @@ by storing ints (a tile index, a palette entry), which allocates nothing:
 * :func:`glyph_sheet` renders printable ASCII (32..126) of a fixed-cell font
   (``terminalio.FONT``, 6x12) into ONE 1-bit bitmap, one tile per character: the
   tile of byte ``c`` is ``c - 32``. ``hw.text.Text`` shows text as a TileGrid over it.
-* :func:`card_sheet` holds what a card face shows, one ``CARD_TILE_W x CARD_TILE_H``
-  tile each: the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile), the 4 suits
+* :func:`card_sheet` holds what a card face shows, one tile each, drawn at the
+  card's scale (``CARD_TILE_W x CARD_TILE_H`` font pixels, each ``scale x scale``
+  screen pixels): the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile), the 4 suits
   (clubs, diamonds, hearts, spades, in card-code order; drawn here, because
-  ``terminalio.FONT`` on a board has no suit glyphs) and a blank. A card face is a
-  1x2 TileGrid over it (rank over suit), scaled by its group; its colour (red or
-  black) is the card's own palette entry.
+  ``terminalio.FONT`` on a board has no suit glyphs) and a blank. A card's glyphs
+  are a 1x2 TileGrid over it (rank over suit); its colour (red or black) is the
+  card's own palette entry. The sheet is pre-scaled rather than scaled by a group:
+  on the emulated Pico a scaled TileGrid cost about 1.5x the time per pixel.
 
 Implementation Notes
 --------------------
@@ -45,7 +47,8 @@ LAST_CHAR = 126
 
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 CARD_TILE_W = 12  # two glyphs of the 6x12 terminal font ("10")
-CARD_TILE_H = 11  # a glyph cell less its lowest (descender) row
+CARD_TILE_H = 10  # glyph rows 1-10: the ranks' ink is in rows 2-10 of the 6x12 cell
+RANK_TOP = 1  # the glyph cell's first row in a rank tile
 SUIT_TILE = 13  # tiles 13..16: the suits; 17: blank
 BLANK_TILE = 17
 BORDER = 2  # a card's border, in pixels
@@ -99,17 +102,24 @@ def _font(font):
     return font
 
 
-def _blit_glyph(font, code, bitmap, x0, rows):
-    """Copy the glyph cell of ``code`` (top-aligned, ``rows`` rows) to ``bitmap`` at x0."""
+def _blit_glyph(font, code, bitmap, x0, rows, top=0, scale=1):
+    """Copy rows ``top..top+rows-1`` of the glyph cell of ``code`` to ``bitmap`` at
+    ``(x0, 0)``, each font pixel as ``scale x scale`` pixels."""
     glyph = font.get_glyph(code)
     if glyph is None:
         return
     src = glyph.bitmap
     sx = glyph.tile_index * glyph.width  # BuiltinFont: a row of tiles; BDF: index 0
-    for y in range(min(rows, glyph.height)):
+    for y in range(min(rows, glyph.height - top)):
         for x in range(min(GLYPH_W, glyph.width)):
-            if src[sx + x, y]:
-                bitmap[x0 + x, y] = 1
+            if src[sx + x, top + y]:
+                _dot(bitmap, x0 + x * scale, y * scale, scale)
+
+
+def _dot(bitmap, x, y, scale):
+    for dy in range(scale):
+        for dx in range(scale):
+            bitmap[x + dx, y + dy] = 1
 
 
 def glyph_sheet(font=None):
@@ -122,22 +132,24 @@ def glyph_sheet(font=None):
     return bitmap
 
 
-def card_sheet(font=None):
-    """Return the 1-bit card-face sheet (13 ranks, 4 suits, a blank; see module doc)."""
+def card_sheet(font=None, scale=1):
+    """Return the 1-bit card-face sheet at ``scale`` (13 ranks, 4 suits, a blank; tiles
+    of ``CARD_TILE_W * scale x CARD_TILE_H * scale``; see the module doc)."""
     font = _font(font)
-    bitmap = displayio.Bitmap(CARD_TILE_W * (BLANK_TILE + 1), CARD_TILE_H, 2)
+    tile_w = CARD_TILE_W * scale
+    bitmap = displayio.Bitmap(tile_w * (BLANK_TILE + 1), CARD_TILE_H * scale, 2)
     for i, text in enumerate(RANK_TEXT):
-        x = i * CARD_TILE_W + (CARD_TILE_W - GLYPH_W * len(text)) // 2
+        x = i * tile_w + (CARD_TILE_W - GLYPH_W * len(text)) // 2 * scale
         for char in text:
-            _blit_glyph(font, ord(char), bitmap, x, CARD_TILE_H)
-            x += GLYPH_W
-    top = (CARD_TILE_H - SUIT_SIZE) // 2
+            _blit_glyph(font, ord(char), bitmap, x, CARD_TILE_H, RANK_TOP, scale)
+            x += GLYPH_W * scale
+    top = CARD_TILE_H - SUIT_SIZE  # the blank row above the suit parts it from the rank
     for suit, rows in enumerate(_SUIT_ROWS):
-        x0 = (SUIT_TILE + suit) * CARD_TILE_W + (CARD_TILE_W - SUIT_SIZE) // 2
+        x0 = (SUIT_TILE + suit) * tile_w + (CARD_TILE_W - SUIT_SIZE) // 2 * scale
         for y, row in enumerate(rows):
             for x, cell in enumerate(row):
                 if cell == "#":
-                    bitmap[x0 + x, top + y] = 1
+                    _dot(bitmap, x0 + x * scale, (top + y) * scale, scale)
     return bitmap
 
 

@@ -15,8 +15,8 @@ pixel passes through):
 * a card is a border of four thin TileGrids (its colour: one palette entry, so a
   pending/hint mark redraws ~2 px wide strips, not the card), a face (one opaque
   TileGrid over a shared 1-bit bitmap) and the glyph column: ONE 1x2 TileGrid over
-  ``hw.gfx.card_sheet`` (rank over suit), scaled by its group, opaque, with the
-  card's colour in its own palette. Showing another card sets two tile indices and
+  ``hw.gfx.card_sheet`` (rank over suit, pre-scaled: no scaled group), opaque, with
+  the card's colour in its own palette. Showing another card sets two tile indices and
   at most one palette entry: the refresh redraws the glyph column only, each pixel
   from one layer. Row B's cards are the same TileGrids flipped (``flip_x`` and
   ``flip_y``: the column turns 180 degrees);
@@ -109,7 +109,7 @@ def table_layout(width, height):
     gap = max(2, width // 80)
     card_h = (height - 2 * strip - middle) // 2 - 2 * gap
     card_w = width // 4 - 2 * gap
-    scale = max(1, min((card_h - 6) // (2 * gfx.CARD_TILE_H),
+    scale = max(1, min((card_h - 2 * gfx.BORDER - 2) // (2 * gfx.CARD_TILE_H),
                        (card_w - 6) // gfx.CARD_TILE_W))
     return {
         "width": width, "height": height, "strip": strip, "middle": middle, "gap": gap,
@@ -161,23 +161,21 @@ class CardView:
         self.paper = gfx.palette(gfx.FELT)
         self.group.append(displayio.TileGrid(shapes.face, pixel_shader=self.paper, x=b, y=b))
         self.ink = gfx.palette(gfx.FACE, gfx.BLACK)
-        self.face = displayio.TileGrid(shapes.sheet, pixel_shader=self.ink, width=1, height=2,
-                                       tile_width=gfx.CARD_TILE_W,
-                                       tile_height=gfx.CARD_TILE_H,
-                                       default_tile=gfx.BLANK_TILE)
         w = gfx.CARD_TILE_W * scale
-        h = 2 * gfx.CARD_TILE_H * scale
+        h = gfx.CARD_TILE_H * scale
         gx = (width - w) // 2
-        gy = (height - h) // 2
+        gy = (height - 2 * h) // 2
         if flipped:  # turn the column 180 degrees: mirror its place, flip the tiles
             gx = width - gx - w
-            gy = height - gy - h
+            gy = height - gy - 2 * h
+        self.face = displayio.TileGrid(shapes.sheet, pixel_shader=self.ink, width=1, height=2,
+                                       tile_width=w, tile_height=h,
+                                       default_tile=gfx.BLANK_TILE, x=gx, y=gy)
+        if flipped:
             self.face.flip_x = True
             self.face.flip_y = True
-        self.glyphs = displayio.Group(scale=scale, x=gx, y=gy)
-        self.glyphs.append(self.face)
-        self.glyphs.hidden = True
-        self.group.append(self.glyphs)
+        self.face.hidden = True
+        self.group.append(self.face)
         self.edge = gfx.palette(gfx.EMPTY)
         for bitmap, ex, ey in ((shapes.hbar, b, 0), (shapes.hbar, b, height - b),
                                (shapes.vbar, 0, b), (shapes.vbar, width - b, b)):
@@ -193,7 +191,7 @@ class CardView:
         was = self.card
         self.card = card
         if card == NO_CARD:
-            self.glyphs.hidden = True
+            self.face.hidden = True
             self.paper[0] = gfx.FELT
             return
         face = self.face
@@ -209,7 +207,7 @@ class CardView:
             self.ink[1] = gfx.RED if red else gfx.BLACK
         if was == NO_CARD:
             self.paper[0] = gfx.FACE
-            self.glyphs.hidden = False
+            self.face.hidden = False
 
     def mark(self, color):
         """Set the border colour."""
@@ -222,7 +220,8 @@ class TableView:
     """The game scene for a ``width x height`` display; ``group`` is its root."""
 
     def __init__(self, width, height, glyphs, cards):
-        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``cards``: ``hw.gfx.card_sheet()``."""
+        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``cards``: ``hw.gfx.card_sheet(None,
+        scale)`` at ``table_layout(width, height)["scale"]``."""
         geo = table_layout(width, height)
         self.geometry = geo
         self.group = displayio.Group()

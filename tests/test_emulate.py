@@ -191,8 +191,8 @@ def decode_card(pixels, table, pos):
     from hw import gfx
 
     card = table.cards[pos]
-    scale = card.glyphs.scale
-    gx, gy = card.x + card.glyphs.x, card.y + card.glyphs.y
+    scale = card.scale
+    gx, gy = card.x + card.face.x, card.y + card.face.y
     tile_w, tile_h = gfx.CARD_TILE_W * scale, gfx.CARD_TILE_H * scale
     face = np.array([(gfx.FACE >> 16) & 0xF8, (gfx.FACE >> 8) & 0xFC, gfx.FACE & 0xF8])
     region = pixels[gy:gy + 2 * tile_h, gx:gx + tile_w].astype(int)
@@ -201,7 +201,7 @@ def decode_card(pixels, table, pos):
     ink = (np.abs((region & [0xF8, 0xFC, 0xF8]) - face).sum(axis=2) > 0).astype(int)
     if ink.all():
         return None  # no face colour at all: an empty position (felt)
-    sheet = gfx.card_sheet()
+    sheet = gfx.card_sheet()  # at scale 1: _mask_of scales it
     found = []
     for half, first, count in ((0, 0, 13), (1, gfx.SUIT_TILE, 4)):
         part = ink[half * tile_h:(half + 1) * tile_h]

@@ -20,9 +20,9 @@ def check_table(rig):
         card = table.cards[pos]
         assert table.shown_top(pos) == top
         if top == NO_CARD:
-            assert card.glyphs.hidden and card.paper[0] == gfx.FELT
+            assert card.face.hidden and card.paper[0] == gfx.FELT
             continue
-        assert not card.glyphs.hidden and card.paper[0] == gfx.FACE
+        assert not card.face.hidden and card.paper[0] == gfx.FACE
         assert card.face[0] == top >> 2  # rank tile over suit tile
         assert card.face[1] == gfx.SUIT_TILE + (top & 3)
         assert card.ink[1] == (gfx.RED if (top & 3) in (1, 2) else gfx.BLACK)
@@ -75,7 +75,7 @@ def test_a_card_is_one_glyph_layer_over_its_face(rig):
     for card in rig.app.table.cards:
         layers = list(card.group)
         assert len(layers) == 6
-        assert layers[1] is card.glyphs and list(card.glyphs) == [card.face]
+        assert layers[1] is card.face  # a TileGrid straight in the card: no scaled group
         assert (card.face.width, card.face.height) == (1, 2)
         assert not card.ink.is_transparent(0)  # opaque: nothing below it is drawn
         strips = [layer for layer in layers[2:]]
@@ -204,10 +204,10 @@ def test_layout_fits_every_screen(size):
         card = table.cards[pos]
         assert 0 <= card.x and card.x + card.width <= width
         assert geo["strip"] <= card.y and card.y + card.height <= height - geo["strip"]
-        glyphs = card.glyphs  # the rank and suit column stays inside the card's border
-        assert gfx.BORDER <= glyphs.x and glyphs.x + gfx.CARD_TILE_W * glyphs.scale \
+        face = card.face  # the rank and suit column stays inside the card's border
+        assert gfx.BORDER <= face.x and face.x + gfx.CARD_TILE_W * card.scale \
             <= card.width - gfx.BORDER
-        assert gfx.BORDER <= glyphs.y and glyphs.y + 2 * gfx.CARD_TILE_H * glyphs.scale \
+        assert gfx.BORDER <= face.y and face.y + 2 * gfx.CARD_TILE_H * card.scale \
             <= card.height - gfx.BORDER
     # The rows leave the middle band free for the messages.
     assert table.cards[4].y + table.cards[4].height < height // 2 - 4
@@ -232,3 +232,14 @@ def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     rig.run(300)
     assert rig.game.changes == changes
     assert sets == [] and shows == []
+
+
+def test_card_sheet_at_a_scale_is_the_font_pixels_scaled():
+    one = gfx.card_sheet()
+    three = gfx.card_sheet(None, 3)
+    assert (three.width, three.height) == (3 * one.width, 3 * one.height)
+    assert all(three[x, y] == one[x // 3, y // 3]
+               for x in range(three.width) for y in range(three.height))
+    ranks = [sum(one[t * gfx.CARD_TILE_W + x, y] for x in range(gfx.CARD_TILE_W)
+                 for y in range(gfx.CARD_TILE_H)) for t in range(gfx.BLANK_TILE + 1)]
+    assert all(ranks[:gfx.BLANK_TILE]) and ranks[gfx.BLANK_TILE] == 0  # ink, then a blank

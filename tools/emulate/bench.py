@@ -22,7 +22,10 @@ def _scene(width, height):
     game.shuffle(5)
     game.start(0)
     game.advance(400)
-    table = TableView(width, height, gfx.glyph_sheet(), gfx.card_sheet())
+    from hw.table_view import table_layout
+
+    scale = table_layout(width, height)["scale"]
+    table = TableView(width, height, gfx.glyph_sheet(), gfx.card_sheet(None, scale))
     table.update(game, 400, 0, False)
     return table
 
