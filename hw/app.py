@@ -6,15 +6,19 @@ just before). Its order never hands the engine a time behind its clock:
 1. drain the button queue: each pad press goes to the engine with *its own*
    timestamp; START is handled here too; an overflowed queue is cleared, counted
    and logged. The scanner runs in the tick interrupt, so a press drained here can
-   carry a timestamp *later* than ``now``: the pass then takes the latest such
-   timestamp as its ``now`` (a time the clock has reached, as if read after the
-   drain), so nothing later in the pass (a CPU seat's press at ``now``) lands behind
-   the game's clock. A time behind the clock is still clamped (a constant ``#``
-   comment is logged and ``clamps`` counted), but the loop can no longer produce one;
-2. ``game.advance(now)`` (the engine ignores a time behind its clock): a press read
-   in this pass with a timestamp before ``now`` is judged and drawn in this same
-   pass; a ``clock`` line is logged when time alone changed the game, and every few
-   seconds;
+   carry a timestamp ``t`` not before ``now`` (scanned after ``now`` was read, or in
+   the same ms): the pass then runs at ``t + 1`` instead. All the events of one scan
+   enter the queue at once and the next scan is at least 1 ms later (2 ms scan
+   interval), so tick ``t`` is complete once drained: running at ``t + 1`` judges and
+   draws the press in this same pass rather than the next, and nothing later in the
+   pass (a CPU seat's press at ``now``) lands behind the game's clock. The pass's
+   time is at most 1 ms ahead of ``ticks_ms()``; the next pass never runs earlier
+   (its ``now`` is raised to this one's). A time behind the clock is still clamped
+   (a constant ``#`` comment is logged and ``clamps`` counted), but the loop can no
+   longer produce one;
+2. ``game.advance(now)`` (the engine ignores a time behind its clock): the presses
+   read in this pass are judged and drawn in this same pass; a ``clock`` line is
+   logged when time alone changed the game, and every few seconds;
 3. flow: start the next game, notice a game's end, ...;
 4. CPU seats step at ``now`` and press through the same path as a pad;
 5. draw what changed, then ``display.refresh()`` once.
@@ -136,7 +140,7 @@ class App:
         self.nvm = nvm
         self.menu.load(nvm)
         self.glyphs = gfx.glyph_sheet()
-        self.card_tiles = None  # hw.gfx.card_sheet(), made with the first table
+        self.card_tiles = None  # hw.table_view.card_sheets(), made with the first table
         self.view = None  # the current screen's view (one at a time)
         self.screen = NO_SCREEN
         self.seeds = Rng(boot_seed() if seed is None else seed % SEED_LIMIT)
@@ -167,16 +171,20 @@ class App:
         self.matches = 0  # matches (and demo matches) begun
         self.screens = 0  # screens built
         self.collects = 0  # gc.collect() calls (two per screen change)
-        self.late = 0  # this pass's now: the latest press time handed to the engine
+        self.late = 0  # this pass's time: past every human press handed to the engine
+        self.last = -1  # the time of the last pass (-1: none yet)
         self._show(TITLE)
 
     # ---------------------------------------------------------------- the loop
 
     def step(self, now):
         """One turn of the main loop at ``now`` (see the module docstring)."""
+        if self.last >= 0 and ticks_diff(now, self.last) < 0:
+            now = self.last  # the last pass ran up to 1 ms ahead: never go back
         self.late = now
         self._read_buttons(now)
-        now = self.late  # never behind a press just handed to the engine
+        now = self.late  # past every press just handed to the engine: judged now
+        self.last = now
         if self.start_down and not self.start_long and \
                 ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
             self.start_long = True
@@ -217,7 +225,10 @@ class App:
             mode = self.mode
             if mode == GAME:
                 if not self.paused and self.seats[seat].human:
-                    self.press(seat, position(seat, key & 7), buttons.timestamp)
+                    t = buttons.timestamp
+                    self.press(seat, position(seat, key & 7), t)
+                    if ticks_diff(t, self.late) >= 0:
+                        self.late = ticks_add(t, 1)  # tick t is complete: judge it now
             elif mode == MENU:
                 self._menu_key(key & 3)
             elif mode == TITLE or mode == DONE:
@@ -237,8 +248,6 @@ class App:
             self.clamps += 1
             self.log.comment(CLAMP_TEXT)
             t = game.clock
-        if ticks_diff(t, self.late) > 0:
-            self.late = t
         self.presses += 1
         code = game.press(seat, pos, t)
         if code == OK:
@@ -385,8 +394,7 @@ class App:
             view = MenuView(width, height, self.menu, self.glyphs)
         else:
             if self.card_tiles is None:
-                scale = tv.table_layout(width, height)["scale"]
-                self.card_tiles = gfx.card_sheet(None, scale)
+                self.card_tiles = tv.card_sheets(width, height)
             view = tv.TableView(width, height, self.glyphs, self.card_tiles)
         self.view = view
         self.screen = screen

@@ -6,14 +6,15 @@ by storing ints (a tile index, a palette entry), which allocates nothing:
 * :func:`glyph_sheet` renders printable ASCII (32..126) of a fixed-cell font
   (``terminalio.FONT``, 6x12) into ONE 1-bit bitmap, one tile per character: the
   tile of byte ``c`` is ``c - 32``. ``hw.text.Text`` shows text as a TileGrid over it.
-* :func:`card_sheet` holds what a card face shows, one tile each, drawn at the
-  card's scale (``CARD_TILE_W x CARD_TILE_H`` font pixels, each ``scale x scale``
-  screen pixels): the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile), the 4 suits
-  (clubs, diamonds, hearts, spades, in card-code order; drawn here, because
-  ``terminalio.FONT`` on a board has no suit glyphs) and a blank. A card's glyphs
-  are a 1x2 TileGrid over it (rank over suit); its colour (red or black) is the
-  card's own palette entry. The sheet is pre-scaled rather than scaled by a group:
-  on the emulated Pico a scaled TileGrid cost about 1.5x the time per pixel.
+* :func:`rank_sheet` holds the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile) and
+  a blank, one ``RANK_TILE_W x RANK_TILE_H`` tile each (font pixels, drawn
+  ``scale x scale`` screen pixels each: pre-scaled, no scaled group), and
+  :func:`suit_sheet` the 4 suits (clubs, diamonds, hearts, spades, in card-code
+  order; drawn here, because ``terminalio.FONT`` on a board has no suit glyphs) and
+  a blank, ``SUIT_SIZE`` square. A card shows one tile of each, in the card's own
+  palette (red or black). Suits are drawn a step smaller than ranks: what a cover
+  costs is the pixels it redraws (about 5.6 us each through displayio on the
+  emulated Pico), and the suit is the part of a card that is read at a glance.
 
 Implementation Notes
 --------------------
@@ -46,11 +47,11 @@ FIRST_CHAR = 32  # tile 0 of the glyph sheet is a space
 LAST_CHAR = 126
 
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-CARD_TILE_W = 12  # two glyphs of the 6x12 terminal font ("10")
-CARD_TILE_H = 10  # glyph rows 1-10: the ranks' ink is in rows 2-10 of the 6x12 cell
-RANK_TOP = 1  # the glyph cell's first row in a rank tile
-SUIT_TILE = 13  # tiles 13..16: the suits; 17: blank
-BLANK_TILE = 17
+RANK_TILE_W = 12  # two glyphs of the 6x12 terminal font ("10")
+RANK_TILE_H = 9  # glyph rows 2-10: where the ranks' ink is in the 6x12 cell
+RANK_TOP = 2  # the glyph cell's first row in a rank tile
+BLANK_RANK = 13  # the rank sheet's blank tile
+BLANK_SUIT = 4  # the suit sheet's blank tile
 BORDER = 2  # a card's border, in pixels
 
 SUIT_SIZE = 9
@@ -132,24 +133,28 @@ def glyph_sheet(font=None):
     return bitmap
 
 
-def card_sheet(font=None, scale=1):
-    """Return the 1-bit card-face sheet at ``scale`` (13 ranks, 4 suits, a blank; tiles
-    of ``CARD_TILE_W * scale x CARD_TILE_H * scale``; see the module doc)."""
+def rank_sheet(font=None, scale=1):
+    """Return the 1-bit rank sheet at ``scale``: 13 ranks and a blank (module doc)."""
     font = _font(font)
-    tile_w = CARD_TILE_W * scale
-    bitmap = displayio.Bitmap(tile_w * (BLANK_TILE + 1), CARD_TILE_H * scale, 2)
+    tile_w = RANK_TILE_W * scale
+    bitmap = displayio.Bitmap(tile_w * (BLANK_RANK + 1), RANK_TILE_H * scale, 2)
     for i, text in enumerate(RANK_TEXT):
-        x = i * tile_w + (CARD_TILE_W - GLYPH_W * len(text)) // 2 * scale
+        x = i * tile_w + (RANK_TILE_W - GLYPH_W * len(text)) // 2 * scale
         for char in text:
-            _blit_glyph(font, ord(char), bitmap, x, CARD_TILE_H, RANK_TOP, scale)
+            _blit_glyph(font, ord(char), bitmap, x, RANK_TILE_H, RANK_TOP, scale)
             x += GLYPH_W * scale
-    top = CARD_TILE_H - SUIT_SIZE  # the blank row above the suit parts it from the rank
+    return bitmap
+
+
+def suit_sheet(scale=1):
+    """Return the 1-bit suit sheet at ``scale``: 4 suits and a blank (module doc)."""
+    tile = SUIT_SIZE * scale
+    bitmap = displayio.Bitmap(tile * (BLANK_SUIT + 1), tile, 2)
     for suit, rows in enumerate(_SUIT_ROWS):
-        x0 = (SUIT_TILE + suit) * tile_w + (CARD_TILE_W - SUIT_SIZE) // 2 * scale
         for y, row in enumerate(rows):
             for x, cell in enumerate(row):
                 if cell == "#":
-                    _dot(bitmap, x0 + x * scale, (top + y) * scale, scale)
+                    _dot(bitmap, suit * tile + x * scale, y * scale, scale)
     return bitmap
 
 

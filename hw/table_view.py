@@ -14,12 +14,12 @@ pixel passes through):
 
 * a card is a border of four thin TileGrids (its colour: one palette entry, so a
   pending/hint mark redraws ~2 px wide strips, not the card), a face (one opaque
-  TileGrid over a shared 1-bit bitmap) and the glyph column: ONE 1x2 TileGrid over
-  ``hw.gfx.card_sheet`` (rank over suit, pre-scaled: no scaled group), opaque, with
-  the card's colour in its own palette. Showing another card sets two tile indices and
-  at most one palette entry: the refresh redraws the glyph column only, each pixel
+  TileGrid over a shared 1-bit bitmap), and the rank and the suit: one tile each,
+  over ``hw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group), opaque,
+  sharing the card's palette (its colour). Showing another card sets at most two tile
+  indices and one palette entry: the refresh redraws those tiles only, each pixel
   from one layer. Row B's cards are the same TileGrids flipped (``flip_x`` and
-  ``flip_y``: the column turns 180 degrees);
+  ``flip_y``) at mirrored places: the card turns 180 degrees;
 * all text is ``hw.text.Text`` (glyph tiles over one prebuilt glyph sheet): a pack
   count going down redraws a digit cell; LOCKED is an opaque red box shown or
   hidden; messages change only the cells that differ.
@@ -109,14 +109,27 @@ def table_layout(width, height):
     gap = max(2, width // 80)
     card_h = (height - 2 * strip - middle) // 2 - 2 * gap
     card_w = width // 4 - 2 * gap
-    scale = max(1, min((card_h - 2 * gfx.BORDER - 2) // (2 * gfx.CARD_TILE_H),
-                       (card_w - 6) // gfx.CARD_TILE_W))
+    # The rank at `scale`, a gap of one font pixel, the suit a step smaller.
+    scale = 1
+    while card_glyphs_h(scale + 1) <= card_h - 2 * gfx.BORDER - 2 and \
+            gfx.RANK_TILE_W * (scale + 1) <= card_w - 2 * gfx.BORDER - 2:
+        scale += 1
     return {
         "width": width, "height": height, "strip": strip, "middle": middle, "gap": gap,
         "card_w": card_w, "card_h": card_h, "scale": scale,
         "text_scale": max(1, min(strip // 12, width // 240)),
         "message_scale": max(1, min(middle // 24, width // 200)),
     }
+
+
+def suit_scale(scale):
+    """The suits' scale on cards whose ranks are drawn at ``scale``."""
+    return max(1, scale - 1)
+
+
+def card_glyphs_h(scale):
+    """Height in pixels of a card's rank, gap and suit at rank scale ``scale``."""
+    return (gfx.RANK_TILE_H + 1) * scale + gfx.SUIT_SIZE * suit_scale(scale)
 
 
 def card_places(geo):
@@ -134,16 +147,23 @@ def card_places(geo):
     return places
 
 
+def card_sheets(width, height):
+    """Return ``(rank sheet, suit sheet)`` at the scales of a ``width x height`` table."""
+    scale = table_layout(width, height)["scale"]
+    return gfx.rank_sheet(None, scale), gfx.suit_sheet(suit_scale(scale))
+
+
 class Shapes:
     """The bitmaps every card shares (all 1-bit, made once per table)."""
 
-    def __init__(self, card_w, card_h, sheet):
+    def __init__(self, card_w, card_h, ranks, suits):
         inner_w = card_w - 2 * gfx.BORDER
         inner_h = card_h - 2 * gfx.BORDER
         self.hbar = gfx.solid(inner_w, gfx.BORDER)  # top and bottom edges
         self.vbar = gfx.solid(gfx.BORDER, inner_h)  # left and right edges
         self.face = gfx.solid(inner_w, inner_h)
-        self.sheet = sheet
+        self.ranks = ranks
+        self.suits = suits
 
 
 class CardView:
@@ -161,21 +181,27 @@ class CardView:
         self.paper = gfx.palette(gfx.FELT)
         self.group.append(displayio.TileGrid(shapes.face, pixel_shader=self.paper, x=b, y=b))
         self.ink = gfx.palette(gfx.FACE, gfx.BLACK)
-        w = gfx.CARD_TILE_W * scale
-        h = gfx.CARD_TILE_H * scale
-        gx = (width - w) // 2
-        gy = (height - 2 * h) // 2
-        if flipped:  # turn the column 180 degrees: mirror its place, flip the tiles
-            gx = width - gx - w
-            gy = height - gy - 2 * h
-        self.face = displayio.TileGrid(shapes.sheet, pixel_shader=self.ink, width=1, height=2,
-                                       tile_width=w, tile_height=h,
-                                       default_tile=gfx.BLANK_TILE, x=gx, y=gy)
-        if flipped:
-            self.face.flip_x = True
-            self.face.flip_y = True
-        self.face.hidden = True
-        self.group.append(self.face)
+        rank_w = gfx.RANK_TILE_W * scale
+        rank_h = gfx.RANK_TILE_H * scale
+        suit_s = gfx.SUIT_SIZE * suit_scale(scale)
+        top = (height - card_glyphs_h(scale)) // 2
+        places = (((width - rank_w) // 2, top, rank_w, rank_h),
+                  ((width - suit_s) // 2, top + rank_h + scale, suit_s, suit_s))
+        tiles = []
+        for sheet, blank, (x, y, w, h) in ((shapes.ranks, gfx.BLANK_RANK, places[0]),
+                                           (shapes.suits, gfx.BLANK_SUIT, places[1])):
+            if flipped:  # turn the card 180 degrees: mirror the place, flip the tile
+                x = width - x - w
+                y = height - y - h
+            tile = displayio.TileGrid(sheet, pixel_shader=self.ink, tile_width=w,
+                                      tile_height=h, default_tile=blank, x=x, y=y)
+            if flipped:
+                tile.flip_x = True
+                tile.flip_y = True
+            tile.hidden = True
+            self.group.append(tile)
+            tiles.append(tile)
+        self.rank, self.suit = tiles
         self.edge = gfx.palette(gfx.EMPTY)
         for bitmap, ex, ey in ((shapes.hbar, b, 0), (shapes.hbar, b, height - b),
                                (shapes.vbar, 0, b), (shapes.vbar, width - b, b)):
@@ -191,23 +217,24 @@ class CardView:
         was = self.card
         self.card = card
         if card == NO_CARD:
-            self.face.hidden = True
+            self.rank.hidden = True
+            self.suit.hidden = True
             self.paper[0] = gfx.FELT
             return
-        face = self.face
         tile = rank(card)
-        if face[0] != tile:
-            face[0] = tile
-        tile = gfx.SUIT_TILE + suit(card)
-        if face[1] != tile:
-            face[1] = tile
+        if self.rank[0] != tile:
+            self.rank[0] = tile
+        tile = suit(card)
+        if self.suit[0] != tile:
+            self.suit[0] = tile
         red = is_red(card)
         if red != self.red:
             self.red = red
             self.ink[1] = gfx.RED if red else gfx.BLACK
         if was == NO_CARD:
             self.paper[0] = gfx.FACE
-            self.face.hidden = False
+            self.rank.hidden = False
+            self.suit.hidden = False
 
     def mark(self, color):
         """Set the border colour."""
@@ -220,8 +247,8 @@ class TableView:
     """The game scene for a ``width x height`` display; ``group`` is its root."""
 
     def __init__(self, width, height, glyphs, cards):
-        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``cards``: ``hw.gfx.card_sheet(None,
-        scale)`` at ``table_layout(width, height)["scale"]``."""
+        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets` for
+        this screen (made once by the caller and kept: they do not change)."""
         geo = table_layout(width, height)
         self.geometry = geo
         self.group = displayio.Group()
@@ -233,7 +260,7 @@ class TableView:
             box, _ = gfx.panel(0, y, width, strip, gfx.PANEL, cell=4)
             self.group.append(box)
 
-        shapes = Shapes(geo["card_w"], geo["card_h"], cards)
+        shapes = Shapes(geo["card_w"], geo["card_h"], cards[0], cards[1])
         self.cards = []
         for pos, (x, y) in enumerate(card_places(geo)):
             card = CardView(shapes, x, y, geo["card_w"], geo["card_h"], geo["scale"],
@@ -299,19 +326,23 @@ class TableView:
             self.hints = hints
             tops = game.tops
             pending = game.pending
-            coverable = game.coverable if game.phase == PLAY else 0
-            for pos in range(8):
+            coverable = game.coverable if game.phase == PLAY and hints else 0
+            cards = self.cards
+            for pos in range(8):  # calls only for what changed: a call costs ~30 us
                 top = tops[pos]
-                card = self.cards[pos]
-                card.show(top)
+                card = cards[pos]
+                if top != card.card:
+                    card.show(top)
                 if top == NO_CARD:
-                    card.mark(gfx.EMPTY)
+                    color = gfx.EMPTY
                 elif (pending >> pos) & 1:
-                    card.mark(gfx.PENDING)
-                elif hints and (coverable >> pos) & 1:
-                    card.mark(gfx.HINT)
+                    color = gfx.PENDING
+                elif (coverable >> pos) & 1:
+                    color = gfx.HINT
                 else:
-                    card.mark(gfx.EDGE)
+                    color = gfx.EDGE
+                if color != card.border:
+                    card.mark(color)
             for seat in range(2):
                 count = game.packs[seat]
                 if count != self.packs[seat]:

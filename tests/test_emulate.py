@@ -184,32 +184,32 @@ def _mask_of(tile_bitmap, index, tile_w, tile_h, scale, flipped):
 def decode_card(pixels, table, pos):
     """Read the card drawn at ``pos`` off a screenshot: a card code, or None if empty.
 
-    The card's glyph column (rank tile over suit tile, scaled; turned 180 degrees
-    for row B) is cut out of the picture and each tile's ink is matched against the
-    card sheet's tiles: exactly one rank and one suit must match.
+    The card's rank and suit tiles are cut out of the picture (turned back for row B)
+    and each one's ink is matched against its sheet's tiles: exactly one rank and one
+    suit must match.
     """
     from hw import gfx
+    from hw.table_view import suit_scale
 
     card = table.cards[pos]
-    scale = card.scale
-    gx, gy = card.x + card.face.x, card.y + card.face.y
-    tile_w, tile_h = gfx.CARD_TILE_W * scale, gfx.CARD_TILE_H * scale
     face = np.array([(gfx.FACE >> 16) & 0xF8, (gfx.FACE >> 8) & 0xFC, gfx.FACE & 0xF8])
-    region = pixels[gy:gy + 2 * tile_h, gx:gx + tile_w].astype(int)
-    if card.flipped:
-        region = region[::-1, ::-1]  # read row B's card the way B reads it
-    ink = (np.abs((region & [0xF8, 0xFC, 0xF8]) - face).sum(axis=2) > 0).astype(int)
-    if ink.all():
-        return None  # no face colour at all: an empty position (felt)
-    sheet = gfx.card_sheet()  # at scale 1: _mask_of scales it
     found = []
-    for half, first, count in ((0, 0, 13), (1, gfx.SUIT_TILE, 4)):
-        part = ink[half * tile_h:(half + 1) * tile_h]
+    for tile, sheet, tile_w, tile_h, count, scale in (
+            (card.rank, gfx.rank_sheet(), gfx.RANK_TILE_W, gfx.RANK_TILE_H, 13, card.scale),
+            (card.suit, gfx.suit_sheet(), gfx.SUIT_SIZE, gfx.SUIT_SIZE, 4,
+             suit_scale(card.scale))):
+        x, y = card.x + tile.x, card.y + tile.y
+        region = pixels[y:y + tile_h * scale, x:x + tile_w * scale].astype(int)
+        if card.flipped:
+            region = region[::-1, ::-1]  # read row B's card the way B reads it
+        ink = (np.abs((region & [0xF8, 0xFC, 0xF8]) - face).sum(axis=2) > 0).astype(int)
+        if ink.all():
+            return None  # no face colour at all: an empty position (felt)
         matches = [i for i in range(count)
-                   if np.array_equal(part, np.sign(_mask_of(sheet, first + i, gfx.CARD_TILE_W,
-                                                            gfx.CARD_TILE_H, scale, False)))]
-        assert len(matches) == 1, (pos, half, matches)
-        red = region[half * tile_h:(half + 1) * tile_h][part == 1][:, 0].mean() > 150
+                   if np.array_equal(ink, np.sign(_mask_of(sheet, i, tile_w, tile_h, scale,
+                                                           False)))]
+        assert len(matches) == 1, (pos, matches)
+        red = region[ink == 1][:, 0].mean() > 150
         found.append((matches[0], red))
     (rank, rank_red), (suit, suit_red) = found
     assert rank_red == suit_red == (suit in (1, 2))  # diamonds and hearts in red

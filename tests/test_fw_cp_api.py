@@ -41,7 +41,7 @@ class BoardBuiltinFont:
 
 def test_glyph_and_card_tiles_are_the_same_with_the_boards_builtin_font():
     chars = "".join(chr(c) for c in range(gfx.FIRST_CHAR, gfx.LAST_CHAR + 1))
-    for make in (gfx.card_sheet, gfx.glyph_sheet):
+    for make in (gfx.rank_sheet, gfx.glyph_sheet):
         desktop = make(terminalio.FONT)
         device = make(BoardBuiltinFont(chars))
         assert all(desktop[x, y] == device[x, y]

@@ -20,13 +20,16 @@ def check_table(rig):
         card = table.cards[pos]
         assert table.shown_top(pos) == top
         if top == NO_CARD:
-            assert card.face.hidden and card.paper[0] == gfx.FELT
+            assert card.rank.hidden and card.suit.hidden and card.paper[0] == gfx.FELT
             continue
-        assert not card.face.hidden and card.paper[0] == gfx.FACE
-        assert card.face[0] == top >> 2  # rank tile over suit tile
-        assert card.face[1] == gfx.SUIT_TILE + (top & 3)
+        assert not card.rank.hidden and not card.suit.hidden and card.paper[0] == gfx.FACE
+        assert card.rank[0] == top >> 2
+        assert card.suit[0] == top & 3
         assert card.ink[1] == (gfx.RED if (top & 3) in (1, 2) else gfx.BLACK)
-        assert card.face.flip_x == card.face.flip_y == (pos >= 4)
+        for tile in (card.rank, card.suit):
+            assert tile.flip_x == tile.flip_y == (pos >= 4)
+        # Row B's card is turned: its rank sits below its suit on the screen.
+        assert (card.rank.y < card.suit.y) == (pos < 4)
     for seat in range(2):
         assert table.packs_text[seat].text == "Pack %d" % game.packs[seat]
         wins = game.rules.wins
@@ -70,15 +73,16 @@ def test_layout_b_row_on_top_from_b_left_to_right(rig):
     assert cards[7].x == cards[0].x and cards[4].x == cards[3].x  # facing columns
 
 
-def test_a_card_is_one_glyph_layer_over_its_face(rig):
-    """Each card: a face, ONE glyph TileGrid (rank over suit) and four border strips."""
+def test_a_card_is_one_tile_per_glyph_over_its_face(rig):
+    """Each card: a face, one rank tile, one suit tile and four border strips; no groups."""
     for card in rig.app.table.cards:
         layers = list(card.group)
-        assert len(layers) == 6
-        assert layers[1] is card.face  # a TileGrid straight in the card: no scaled group
-        assert (card.face.width, card.face.height) == (1, 2)
+        assert len(layers) == 7
+        assert layers[1] is card.rank and layers[2] is card.suit
+        assert all(isinstance(layer, displayio.TileGrid) for layer in layers)
+        assert card.rank.pixel_shader is card.suit.pixel_shader is card.ink
         assert not card.ink.is_transparent(0)  # opaque: nothing below it is drawn
-        strips = [layer for layer in layers[2:]]
+        strips = [layer for layer in layers[3:]]
         assert all(isinstance(s, displayio.TileGrid) and s.pixel_shader is card.edge
                    for s in strips)
         assert all(min(s.bitmap.width, s.bitmap.height) == gfx.BORDER for s in strips)
@@ -204,11 +208,13 @@ def test_layout_fits_every_screen(size):
         card = table.cards[pos]
         assert 0 <= card.x and card.x + card.width <= width
         assert geo["strip"] <= card.y and card.y + card.height <= height - geo["strip"]
-        face = card.face  # the rank and suit column stays inside the card's border
-        assert gfx.BORDER <= face.x and face.x + gfx.CARD_TILE_W * card.scale \
-            <= card.width - gfx.BORDER
-        assert gfx.BORDER <= face.y and face.y + 2 * gfx.CARD_TILE_H * card.scale \
-            <= card.height - gfx.BORDER
+        for tile in (card.rank, card.suit):  # inside the card's border, apart
+            w = tile.tile_width
+            h = tile.tile_height
+            assert gfx.BORDER <= tile.x and tile.x + w <= card.width - gfx.BORDER
+            assert gfx.BORDER <= tile.y and tile.y + h <= card.height - gfx.BORDER
+        top, bottom = sorted((card.rank, card.suit), key=lambda tile: tile.y)
+        assert top.y + top.tile_height < bottom.y
     # The rows leave the middle band free for the messages.
     assert table.cards[4].y + table.cards[4].height < height // 2 - 4
     assert table.cards[0].y > height // 2 + 4
@@ -234,12 +240,15 @@ def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     assert sets == [] and shows == []
 
 
-def test_card_sheet_at_a_scale_is_the_font_pixels_scaled():
-    one = gfx.card_sheet()
-    three = gfx.card_sheet(None, 3)
+@pytest.mark.parametrize("make, tile_w, tile_h, blank", [
+    (lambda s: gfx.rank_sheet(None, s), gfx.RANK_TILE_W, gfx.RANK_TILE_H, gfx.BLANK_RANK),
+    (gfx.suit_sheet, gfx.SUIT_SIZE, gfx.SUIT_SIZE, gfx.BLANK_SUIT)])
+def test_card_sheets_at_a_scale_are_the_font_pixels_scaled(make, tile_w, tile_h, blank):
+    one = make(1)
+    three = make(3)
     assert (three.width, three.height) == (3 * one.width, 3 * one.height)
     assert all(three[x, y] == one[x // 3, y // 3]
                for x in range(three.width) for y in range(three.height))
-    ranks = [sum(one[t * gfx.CARD_TILE_W + x, y] for x in range(gfx.CARD_TILE_W)
-                 for y in range(gfx.CARD_TILE_H)) for t in range(gfx.BLANK_TILE + 1)]
-    assert all(ranks[:gfx.BLANK_TILE]) and ranks[gfx.BLANK_TILE] == 0  # ink, then a blank
+    ink = [sum(one[t * tile_w + x, y] for x in range(tile_w) for y in range(tile_h))
+           for t in range(blank + 1)]
+    assert all(ink[:blank]) and ink[blank] == 0  # every tile inked, then a blank

@@ -270,6 +270,15 @@ r.check(app.buzzer.on and app.buzzer.pwm.frequency == 1760, "the piezo beeps the
 frames("(b) the next frame: nothing changed, nothing touched", dev.run, (1,), touched=0,
        lock=False)
 dev.run(JUDGE_FRAMES)
+pos = dev.pick(True)
+covers = game.covers[0]
+same_ms = ticks_add(dev.t, FRAME_MS)  # scanned in the ms the next frame reads as its now
+dev.events.push(dev.keys[pos], True, same_ms)
+dev.events.push(dev.keys[pos], False, same_ms)
+touched = frames("(b) a press stamped with the frame's own now", dev.run, (1,), lock=False)
+r.check(game.covers[0] == covers + 1 and touched > 0,
+        "it was judged and drawn in the frame that read it")
+dev.run(JUDGE_FRAMES)
 held("(b) B presses a coverable position, judged", dev.press_judged, (1, True))
 bad = dev.pick(False)
 illegals = game.illegals[0]

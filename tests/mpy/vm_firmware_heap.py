@@ -13,7 +13,8 @@ to the menu and the start of a 2-player match that is abandoned (START held) --
 every screen built and dropped again and again. Any ``MemoryError`` fails the run.
 
 Printed (``info``): free heap after build and lowest free heap seen (sampled after
-each phase and every few hundred frames), both as a Pico estimate. Checked: free
+each phase and every few hundred frames, after a collection: the live bytes, which
+decide a ``MemoryError``), both as a Pico estimate. Checked: free
 after build >= :data:`BUILD_FREE_MIN`, nothing raised, the lowest free stays above
 :data:`LOW_FREE_MIN`, and only one screen's scene exists at a time.
 
@@ -95,6 +96,7 @@ t = [1000]
 
 
 def sample():
+    gc.collect()  # live bytes: what decides a MemoryError (garbage is collected first)
     free = pico_free()
     if free < low[0]:
         low[0] = free
@@ -106,7 +108,7 @@ def run(n):
     for i in range(n):
         now = ticks_add(now, FRAME_MS)
         step(now)
-        if i % 400 == 0:
+        if i % 1000 == 0:
             sample()
     t[0] = now
 
@@ -119,7 +121,7 @@ def until(mode, limit=200000):
             break
         now = ticks_add(now, FRAME_MS)
         step(now)
-        if i % 400 == 0:
+        if i % 1000 == 0:
             sample()
     t[0] = now
     return app.mode == mode

@@ -22,10 +22,9 @@ def _scene(width, height):
     game.shuffle(5)
     game.start(0)
     game.advance(400)
-    from hw.table_view import table_layout
+    from hw.table_view import card_sheets
 
-    scale = table_layout(width, height)["scale"]
-    table = TableView(width, height, gfx.glyph_sheet(), gfx.card_sheet(None, scale))
+    table = TableView(width, height, gfx.glyph_sheet(), card_sheets(width, height))
     table.update(game, 400, 0, False)
     return table
 
