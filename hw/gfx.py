@@ -12,9 +12,8 @@ by storing ints (a tile index, a palette entry), which allocates nothing:
   :func:`suit_sheet` the 4 suits (clubs, diamonds, hearts, spades, in card-code
   order; drawn here, because ``terminalio.FONT`` on a board has no suit glyphs) and
   a blank, ``SUIT_SIZE`` square. A card shows one tile of each, in the card's own
-  palette (red or black). Suits are drawn a step smaller than ranks: what a cover
-  costs is the pixels it redraws (about 5.6 us each through displayio on the
-  emulated Pico), and the suit is the part of a card that is read at a glance.
+  palette (red or black); what a cover costs is the pixels it redraws (about 5.6 us
+  each through displayio on the emulated Pico), see ``hw.table_view``.
 
 Implementation Notes
 --------------------

@@ -15,14 +15,17 @@ pixel passes through):
 * a card is a border of four thin TileGrids (its colour: one palette entry, so a
   pending/hint mark redraws ~2 px wide strips, not the card), a face (one opaque
   TileGrid over a shared 1-bit bitmap), and the rank and the suit: one tile each,
-  over ``hw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group), opaque,
+  over ``hw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group; at most
+  :data:`GLYPH_SCALE_MAX`: the pixels a cover redraws are what it costs), opaque,
   sharing the card's palette (its colour). Showing another card sets at most two tile
   indices and one palette entry: the refresh redraws those tiles only, each pixel
   from one layer. Row B's cards are the same TileGrids flipped (``flip_x`` and
   ``flip_y``) at mirrored places: the card turns 180 degrees;
-* all text is ``hw.text.Text`` (glyph tiles over one prebuilt glyph sheet): a pack
-  count going down redraws a digit cell; LOCKED is an opaque red box shown or
-  hidden; messages change only the cells that differ.
+* all text is ``hw.text.Text`` (glyph tiles over one prebuilt glyph sheet, each field
+  an opaque box in the colour below it: one layer per pixel): a pack count going down
+  redraws a digit cell; LOCKED is a red box shown or hidden; messages change only the
+  cells that differ, and never in the frame that redraws cards: a game's last cover
+  is drawn first, its result message one frame (a millisecond or two) later.
 
 The scene is built when the table is shown (``hw.app`` builds one screen at a time)
 and :meth:`TableView.update` reads the engine's views and touches only what changed
@@ -100,6 +103,10 @@ WON_TEXT = b"Won 0 of 0"  # score digit at WON_AT, match length at OF_AT
 WON_AT = 4
 OF_AT = 9
 LOCKED_TEXT = b" LOCKED "
+# A cover redraws its card's rank and suit tiles: at scale 2 that is 756 px, at 3 1,296
+# px, at ~5.6 us per pixel through displayio on the emulated Pico (125 MHz). Scale 2
+# keeps a cover that changes two cards and three borders inside 30 ms, press to pixel.
+GLYPH_SCALE_MAX = 2
 
 
 def table_layout(width, height):
@@ -109,9 +116,10 @@ def table_layout(width, height):
     gap = max(2, width // 80)
     card_h = (height - 2 * strip - middle) // 2 - 2 * gap
     card_w = width // 4 - 2 * gap
-    # The rank at `scale`, a gap of one font pixel, the suit a step smaller.
+    # The rank, a gap of one font pixel, the suit: as big as fits, up to GLYPH_SCALE_MAX.
     scale = 1
-    while card_glyphs_h(scale + 1) <= card_h - 2 * gfx.BORDER - 2 and \
+    while scale < GLYPH_SCALE_MAX and \
+            card_glyphs_h(scale + 1) <= card_h - 2 * gfx.BORDER - 2 and \
             gfx.RANK_TILE_W * (scale + 1) <= card_w - 2 * gfx.BORDER - 2:
         scale += 1
     return {
@@ -123,8 +131,9 @@ def table_layout(width, height):
 
 
 def suit_scale(scale):
-    """The suits' scale on cards whose ranks are drawn at ``scale``."""
-    return max(1, scale - 1)
+    """The suits' scale on cards whose ranks are drawn at ``scale`` (the same, now; a
+    separate sheet and tile, so a suit may be drawn smaller than the rank)."""
+    return scale
 
 
 def card_glyphs_h(scale):
@@ -283,16 +292,18 @@ class TableView:
             left = margin if seat == 0 else width - margin  # the reader's left
             right = width - margin if seat == 0 else margin
             pack = Text(glyphs, len(PACK_TEXT) + 1, gfx.TEXT, ts, flip, (0.0, 0.5), (left, y),
-                        LEFT)
+                        LEFT, gfx.PANEL)
             pack.set(PACK_TEXT)
-            won = Text(glyphs, len(WON_TEXT), gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT)
+            won = Text(glyphs, len(WON_TEXT), gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
+                       gfx.PANEL)
             won.set(WON_TEXT)
             lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.5, 0.5),
                         (width // 2, y), background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
             lock.hidden = True
             message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ms, flip, (0.5, 0.5),
-                           (width // 2, mid + quarter if seat == 0 else mid - quarter))
+                           (width // 2, mid + quarter if seat == 0 else mid - quarter),
+                           background=gfx.FELT)
             for text in (pack, won, lock, message):
                 self.group.append(text.group)
             self.packs_text.append(pack)
@@ -321,6 +332,7 @@ class TableView:
     def update(self, game, now, msg, hints):
         """Bring the scene up to date with ``game`` at time ``now``."""
         wins = game.rules.wins
+        busy = False  # cards redrawn this frame: the message waits for the next
         if game.changes != self.changes or hints != self.hints or wins != self.wins:
             self.changes = game.changes
             self.hints = hints
@@ -333,6 +345,7 @@ class TableView:
                 card = cards[pos]
                 if top != card.card:
                     card.show(top)
+                    busy = True
                 if top == NO_CARD:
                     color = gfx.EMPTY
                 elif (pending >> pos) & 1:
@@ -343,6 +356,7 @@ class TableView:
                     color = gfx.EDGE
                 if color != card.border:
                     card.mark(color)
+                    busy = True
             for seat in range(2):
                 count = game.packs[seat]
                 if count != self.packs[seat]:
@@ -360,7 +374,8 @@ class TableView:
             if locked != self.locked[seat]:
                 self.locked[seat] = locked
                 self.lock_text[seat].hidden = not locked
-        self.set_message(msg)
+        if not busy:
+            self.set_message(msg)
 
     def shown_top(self, pos):
         """Return the card code shown at ``pos`` (for tests and the emulator)."""
