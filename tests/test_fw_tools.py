@@ -103,11 +103,82 @@ def test_wiring_table_matches_the_firmware_pins():
         len([r for r in rows if r[2].startswith("GP")])  # no GPIO used twice
 
 
+def test_every_ground_wire_goes_to_a_pico_ground_pin():
+    rows = wiring.rows()
+    grounds = [int(r[3]) for r in rows if r[2] == "GND"]
+    # display, pad A bus, pad B bus, START, piezo: one wire each, on real GND pins
+    assert len(grounds) == 5
+    assert set(grounds) <= set(wiring.PICO_GROUNDS)
+    for pad in "AB":  # each pad's ground wire sits beside that pad's own pins
+        pins = [int(r[3]) for r in rows if r[0].startswith("Pad " + pad)]
+        assert len(pins) == 9 and max(pins) - min(pins) <= 9
+
+
+def test_wire_count_adds_up():
+    rows = wiring.rows()
+    wires = [r for r in rows if r[2] != "-"]
+    counts = dict(wiring.wire_counts())
+    assert sum(counts.values()) == len(wires) == 30
+    assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2}
+    assert "Wires to the Pico: 30" in wiring.summary()
+    assert "32 pieces of wire" in wiring.summary()
+
+
+def test_wiring_table_heading_names_the_board():
+    assert "| Pico pin | Pico pin no. |" in wiring.markdown("pico_st7789_135")
+    feather = wiring.markdown("feather_esp32s3_tft")
+    assert "Pico" not in feather and "| Feather pin |" in feather
+    # every row of the Feather table has as many cells as its heading
+    lines = [line for line in feather.splitlines() if line.startswith("|")]
+    assert {line.count("|") for line in lines} == {5}
+    assert "| Board pin |" in wiring.markdown("builtin")
+
+
 def test_wiring_png(tmp_path):
     from PIL import Image
 
     out = tmp_path / "w.png"
     wiring.draw_png(out)
-    image = Image.open(out)
-    assert image.size == (1280, 860)
+    image = Image.open(out).convert("RGB")
+    assert image.size == (wiring.WIDTH, wiring.HEIGHT)
+    # the pads' wires are drawn in their colours, the ground buses in black
+    colors = {color for _, color in image.getcolors(1 << 16)}
+    assert wiring.COLORS["Pad A"] in colors and wiring.COLORS["Pad B"] in colors
     assert (ROOT / "docs" / "wiring.png").exists()
+
+
+def test_wiring_png_refuses_a_board_it_cannot_draw(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "tools.wiring", "--profile",
+                             "feather_esp32s3_tft", "--png", str(tmp_path / "f.png")],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Pico profiles only" in result.stderr
+    assert not (tmp_path / "f.png").exists()
+
+
+def test_wiring_doc_option_rewrites_only_the_marked_table(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("intro\n<!-- wiring:begin -->\nold table\n<!-- wiring:end -->\nrest\n")
+    assert wiring.update_doc(doc)
+    assert doc.read_text() == ("intro\n<!-- wiring:begin -->\n" + wiring.markdown() +
+                               "\n<!-- wiring:end -->\nrest\n")
+    assert not wiring.update_doc(doc)  # already current: nothing written
+    (tmp_path / "plain.md").write_text("no markers\n")
+    result = subprocess.run([sys.executable, "-m", "tools.wiring", "--doc",
+                             str(tmp_path / "plain.md")], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 2 and "markers" in result.stderr
+
+
+def test_layout_png(tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "layout.png"
+    wiring.draw_layout(out)
+    image = Image.open(out).convert("RGB")
+    assert image.size == (wiring.LAYOUT_WIDTH, wiring.LAYOUT_HEIGHT)
+    colors = {color for _, color in image.getcolors(1 << 16)}
+    assert wiring.COLORS["Pad A"] in colors and wiring.COLORS["Pad B"] in colors
+    assert (ROOT / "docs" / "layout.png").exists()
+    with pytest.raises(ValueError):
+        wiring.draw_layout(out, "feather_esp32s3_tft")
