@@ -97,3 +97,11 @@ def test_menu_options_clear_the_help_line_on_every_screen(size):
         y = field.group.y  # the field's top; its glyphs are 12 px high
         assert title_bottom < y and y + 12 < help_top
         assert field.group.x + field.pixel_width <= size[0]  # the longest option fits
+
+
+@pytest.mark.parametrize("raw, on", [("1", True), ('"1"', True), ("1 # diag", True), ("0", False),
+                                     (None, False), ("yes", False), (2, True)])
+def test_diag_setting_in_any_form_os_getenv_may_return(raw, on):
+    from hw.main import diag_enabled
+
+    assert diag_enabled({"CSPEED_DIAG": raw}.get) is on
