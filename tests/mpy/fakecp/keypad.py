@@ -10,6 +10,9 @@ only ``clear()`` resets, as on a board.
 """
 
 
+import supervisor
+
+
 class Event:
     def __init__(self, key_number=0, pressed=True, timestamp=0):
         self._key_number = key_number
@@ -41,9 +44,12 @@ class EventQueue:
         self.head = 0
         self.count = 0
         self.overflowed = False
+        self.held = bytearray(32)  # fake only: key -> 1 while its last push was a press
 
     def push(self, key_number, pressed, timestamp):
         """Fake only: a scanned event; False (and ``overflowed``) if the queue is full."""
+        if key_number < len(self.held):
+            self.held[key_number] = 1 if pressed else 0
         size = len(self.keys)
         if self.count == size:
             self.overflowed = True
@@ -84,3 +90,12 @@ class Keys:
                  debounce_threshold=1):
         self.key_count = len(pins)
         self.events = EventQueue(max_events)
+
+    def reset(self):
+        """As on a board: assume every key released; a key held now reports a new press
+        at the next scan (a queued press, stamped now, for each key whose last queued
+        event -- pushed since the last reset -- was a press)."""
+        queue = self.events
+        for key in range(len(queue.held)):
+            if queue.held[key]:
+                queue.push(key, True, supervisor.now)
