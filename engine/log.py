@@ -11,7 +11,7 @@ a preallocated ``memoryview`` of the line, so the firmware can stream a log over
 
 from engine.cards import parse_card, write_card
 from engine.game import ERROR_NAMES, OK
-from engine.rules import KEYS, Rules
+from engine.rules import Rules
 from engine.rng import SEED_LIMIT
 from engine.ticks import TICKS_PERIOD, ticks_diff
 
@@ -38,11 +38,43 @@ def _number(text, limit, what):
     return value
 
 
-class LogReader:
-    """Plays a match log, line by line, into a game."""
+GAMES = ("grid", "row")  # the values of ``rules game=`` this engine plays
 
-    def __init__(self, game):
+
+def game_for(kind, old):
+    """A game of ``kind`` taking over from ``old``: its sink and any waiting deck.
+
+    Set-up only (it allocates); ``engine.row`` is imported only when a log asks for it.
+    """
+    if getattr(old, "GAME", "grid") == kind:
+        return old
+    if kind == "row":
+        from engine.row import RowGame
+        new = RowGame(None, old.sink)
+    else:
+        from engine.game import Game
+        new = Game(None, old.sink)
+    if old.has_deck:  # a seed or deck read before the rules waits for its start
+        new.deck[:] = old.deck
+        getattr(new, "deck_rng", new.rng).state = getattr(old, "deck_rng", old.rng).state
+        new.has_deck = True
+    return new
+
+
+class LogReader:
+    """Plays a match log, line by line, into a game.
+
+    The log picks its game (``rules game=grid|row``, RULES-ROW.md section 7): when it
+    differs from the game given, the reader sets up one of the right kind
+    (:func:`game_for`), keeps it in ``game`` and calls ``on_game(new_game)``.
+    """
+
+    def __init__(self, game, on_game=None):
         self.game = game
+        self.on_game = on_game
+        self.kind = None  # the log's game, once known (first rules key or first start)
+        self.keys_read = False  # a rules key has been read
+        self.declared = False  # the log gave ``game`` (as its first rules key)
         self.lineno = 0
         self.seen_header = False
         self.seen_start = False
@@ -104,6 +136,9 @@ class LogReader:
         elif kind == "start":
             self._arity(kind, args, 1)
             t = self._time(args[0])
+            if self.kind is None:
+                self._use_game("grid")
+                game = self.game
             if not game.has_deck:
                 raise ValueError("start without a seed or deck")
             self._check(game.start(t))
@@ -114,7 +149,10 @@ class LogReader:
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
                 raise ValueError("player must be A or B, not %r" % args[1])
-            pos = _number(args[2], 8, "position")
+            if getattr(game, "GAME", "grid") == "row":
+                pos = _number(args[2], game.piles, "pile")
+            else:
+                pos = _number(args[2], 8, "position")
             if not self.seen_start:
                 raise ValueError("press before the first start")
             self._check(game.press(0 if args[1] == "A" else 1, pos, t))
@@ -137,10 +175,43 @@ class LogReader:
             if eq <= 0:
                 raise ValueError("rules settings are KEY=VALUE, not %r" % arg)
             key = arg[:eq]
-            if key not in KEYS:
-                raise ValueError("unknown rules key %r" % key)
+            if key == "game":
+                self._game_key(arg[eq + 1:])
+                continue
+            self.keys_read = True
+            if self.kind is None:
+                self._use_game("grid")
+            if key not in self.rules.KEYS:
+                raise ValueError("unknown rules key %r for game=%s" % (key, self.kind))
             self.rules.set(key, arg[eq + 1:])
         self.game.set_rules(self.rules)
+
+    def _game_key(self, value):
+        """``game=``: the first key of the log's rules, or a repeat of the same value."""
+        if value not in GAMES:
+            raise ValueError("game must be one of %s, not %r" % ("/".join(GAMES), value))
+        if self.declared:
+            if value != self.kind:
+                raise ValueError("game=%s contradicts game=%s" % (value, self.kind))
+            return
+        if self.keys_read:
+            raise ValueError("game must be the first rules key, not after another")
+        self.keys_read = True
+        self.declared = True
+        self._use_game(value)
+
+    def _use_game(self, kind):
+        """The log's game is ``kind``: switch the game and the rules to it."""
+        if self.kind is None:
+            self.kind = kind
+            if kind == "row":
+                from engine.rules import RowRules
+                self.rules = RowRules()
+            new = game_for(kind, self.game)
+            if new is not self.game:
+                self.game = new
+                if self.on_game is not None:
+                    self.on_game(new)
 
     def _waiting_check(self):
         if self.game.has_deck:
@@ -157,18 +228,20 @@ class LogReader:
             raise ValueError(ERROR_NAMES[code])
 
 
-def play_lines(game, lines):
+def play_lines(game, lines, on_game=None):
     """Play an iterable of log lines into ``game``; raise ``LogError`` if one is bad.
 
     On a bad line the game has already played everything before it, as if the log
     had ended there (the last tick judged, steps due by the last time run).
+    ``on_game`` is called with the new game if the log's ``game`` differs from
+    ``game``'s (see :class:`LogReader`).
     """
-    reader = LogReader(game)
+    reader = LogReader(game, on_game)
     try:
         for line in lines:
             reader.feed(line)
     except LogError:
-        game.finish()
+        reader.game.finish()
         raise
     reader.end()
     return reader
@@ -225,7 +298,7 @@ class LogWriter:
     def rules(self, rules):
         """Return a ``rules`` line with every setting of ``rules``."""
         i = self._text(0, b"rules")
-        for key in KEYS:  # set-up only: encoding allocates
+        for key in rules.KEYS:  # set-up only: encoding allocates
             i = self._text(i, b" ")
             i = self._text(i, key.encode())
             i = self._text(i, b"=")

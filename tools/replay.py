@@ -17,9 +17,9 @@ from engine.trace import Tracer
 def replay(lines, out):
     """Play ``lines`` and write the trace to ``out``; return the exit status."""
     game = Game()
-    Tracer(game, lambda text: out.write(text + "\n"))
+    tracer = Tracer(game, lambda text: out.write(text + "\n"))
     try:
-        play_lines(game, lines)
+        play_lines(game, lines, tracer.follow)
     except LogError as err:
         out.flush()
         sys.stderr.write("%s\n" % err)
