@@ -195,3 +195,17 @@ def test_simulate_rejects_keys_of_the_other_game(capsys):
     with pytest.raises(SystemExit):
         sim.main(["--rules", "piles=3"])
     assert "piles" in capsys.readouterr().err
+
+
+def test_row_claims_prints_a_verdict_for_every_claim(capsys, tmp_path):
+    from tools import row_claims
+
+    assert row_claims._verdict(0.5, 2.0) == "**true**" and row_claims._verdict(-2, -1) == "**false**"
+    assert row_claims._verdict(-1, 1) == "not shown"
+    assert row_claims.main(["--games", "30", "--seed", "3", "--plots", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "claim" not in line]
+    claims = [r for r in rows if r.split("|")[3].strip() in ("**true**", "**false**", "not shown", "mostly")]
+    assert len(claims) == 5
+    assert (tmp_path / "row_length.png").stat().st_size > 1000
+    assert (tmp_path / "row_means.png").stat().st_size > 1000
