@@ -98,3 +98,17 @@ def test_a_row_match_goes_on_with_a_new_deck_per_game():
     assert ev[2]["result"] == "draw" and ev[2]["why"] == "deadlock" and ev[3]["t"] == 2000
     p = replay(text.replace("start 2000", "start 1200"))
     assert p.returncode == 2 and "before 1300" in p.stderr
+
+
+def test_the_log_writer_heads_a_row_log_that_replays():
+    from engine.log import LogWriter
+    from engine.rules import RowRules
+
+    w = LogWriter()
+    rules = bytes(w.rules(RowRules(piles=6, match=2, redeal=1, tie=1))).decode()
+    assert rules == ("rules game=row piles=6 match=either redeal=two penalty=500 stuck=1000 "
+                     "deal=300 tie=coin deadlock=13 deadlock_result=fewer wins=2\n")
+    text = "CSLOG 1\n" + rules + "seed 3\nstart 0\n" + bytes(w.press(400, 1, 5)).decode()
+    p = replay(text)
+    assert p.returncode == 0, p.stderr
+    assert len(_events(p)[0]["tops"]) == 6 and _events(p)[1]["pos"] == 5
