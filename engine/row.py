@@ -72,7 +72,7 @@ from engine.game import (  # noqa: F401 (re-exported: one set of names for both 
 )
 from engine.rng import Rng, shuffle
 from engine.rules import (
-    DEADLOCK_FEWER, MATCH_EITHER, MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules, TIE_COIN,
+    DEADLOCK_FEWER, MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules, TIE_COIN,
 )
 from engine.ticks import ticks_add, ticks_diff
 
