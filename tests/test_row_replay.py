@@ -112,3 +112,21 @@ def test_the_log_writer_heads_a_row_log_that_replays():
     p = replay(text)
     assert p.returncode == 0, p.stderr
     assert len(_events(p)[0]["tops"]) == 6 and _events(p)[1]["pos"] == 5
+
+
+def test_one_reader_switches_to_the_game_a_log_names_and_says_so():
+    from engine.game import Game
+    from engine.log import play_lines
+    from engine.row import RowGame
+
+    seen = []
+    reader = play_lines(RowGame(), ["CSLOG 1", "seed 1", "start 0"], seen.append)
+    assert isinstance(reader.game, Game) and seen == [reader.game]
+    seen = []
+    reader = play_lines(Game(), ["CSLOG 1", "seed 1", "rules game=row piles=3", "start 0"],
+                        seen.append)
+    assert isinstance(reader.game, RowGame) and seen == [reader.game]
+    assert reader.game.piles == 3 and reader.game.phase == 1  # dealt the seeded deck
+    same = RowGame()
+    reader = play_lines(same, ["CSLOG 1", "rules game=row", "seed 1", "start 0"], seen.append)
+    assert reader.game is same
