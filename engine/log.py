@@ -38,7 +38,7 @@ def _number(text, limit, what):
     return value
 
 
-GAMES = ("grid", "row")  # the values of ``rules game=`` this engine plays
+GAMES = ("grid", "row", "speed")  # the values of ``rules game=`` this engine plays
 
 
 def game_for(kind, old):
@@ -51,6 +51,9 @@ def game_for(kind, old):
     if kind == "row":
         from engine.row import RowGame
         new = RowGame(None, old.sink)
+    elif kind == "speed":
+        from engine.speed import SpeedGame
+        new = SpeedGame(None, old.sink)
     else:
         from engine.game import Game
         new = Game(None, old.sink)
@@ -64,7 +67,7 @@ def game_for(kind, old):
 class LogReader:
     """Plays a match log, line by line, into a game.
 
-    The log picks its game (``rules game=grid|row``, RULES-ROW.md section 7): when it
+    The log picks its game (``rules game=grid|row|speed``, RULES-ROW.md section 7): when it
     differs from the game given, the reader sets up one of the right kind
     (:func:`game_for`), keeps it in ``game`` and calls ``on_game(new_game)``.
     """
@@ -149,8 +152,11 @@ class LogReader:
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
                 raise ValueError("player must be A or B, not %r" % args[1])
-            if getattr(game, "GAME", "grid") == "row":
+            kind_now = getattr(game, "GAME", "grid")
+            if kind_now == "row":
                 pos = _number(args[2], game.piles, "pile")
+            elif kind_now == "speed":
+                pos = _number(args[2], 10, "play")
             else:
                 pos = _number(args[2], 8, "position")
             if not self.seen_start:
@@ -207,6 +213,9 @@ class LogReader:
             if kind == "row":
                 from engine.rules import RowRules
                 self.rules = RowRules()
+            elif kind == "speed":
+                from engine.rules import SpeedRules
+                self.rules = SpeedRules()
             new = game_for(kind, self.game)
             if new is not self.game:
                 self.game = new

@@ -33,6 +33,19 @@ def _row_table(g, ev):
     return body
 
 
+def _speed_table(g, ev):
+    """Speed's ``deal``/``tick`` keys (RULES-SPEED.md section 7)."""
+    hands = []
+    for player in range(2):
+        hands.append("[" + ", ".join('"%s"' % CARD_NAMES[c] if c != NO_CARD else "null"
+                                     for c in g.hands[player * 5:player * 5 + 5]) + "]")
+    body = ', "tops": %s, "hands": [%s, %s], "draws": [%d, %d], "sides": [%d, %d]' % (
+        _cards(g.tops), hands[0], hands[1], g.draws[0], g.draws[1], g.sides[0], g.sides[1])
+    if ev == EV_TICK:
+        body += ', "legal": [%s, %s]' % (_positions(g.legal[0], 10), _positions(g.legal[1], 10))
+    return body
+
+
 class Tracer:
     """Game sink writing trace lines through ``write(text)`` (no newline).
 
@@ -53,8 +66,11 @@ class Tracer:
         """Format one engine event (see ``engine.game``) as a JSON line."""
         g = self.game
         head = '{"ev": "%s", "t": %d' % (EVENT_NAMES[ev], t)
-        if (ev == EV_DEAL or ev == EV_TICK) and getattr(g, "GAME", "grid") == "row":
+        kind = getattr(g, "GAME", "grid")
+        if (ev == EV_DEAL or ev == EV_TICK) and kind == "row":
             body = _row_table(g, ev)
+        elif (ev == EV_DEAL or ev == EV_TICK) and kind == "speed":
+            body = _speed_table(g, ev)
         elif ev == EV_DEAL:
             body = ', "tops": %s, "packs": [%d, %d]' % (_cards(g.tops), g.packs[0], g.packs[1])
         elif ev == EV_PRESS:
@@ -68,6 +84,8 @@ class Tracer:
                 _cards(g.tops), g.packs[0], g.packs[1], _positions(g.coverable))
         elif ev == EV_OVER:
             body = ', "result": "%s", "why": "%s"' % (OUTCOME_NAMES[g.result], WHY_NAMES[g.why])
+            if kind == "speed" and g.rules.points:
+                body += ', "points": [%d, %d]' % (g.points[0], g.points[1])
         elif ev == EV_MATCH:
             body = ', "winner": "%s", "score": [%d, %d]' % (
                 OUTCOME_NAMES[g.match_winner], g.score[0], g.score[1])
