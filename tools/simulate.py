@@ -10,7 +10,9 @@ Usage::
 
 ``--game row`` plays the shared-row game of RULES-ROW.md (``engine/row.py``, CPU
 players ``engine/rowbot.py``); its ``--rules`` keys are ``piles``, ``match``,
-``redeal`` and the common ones. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/bot.py), optionally
+``redeal`` and the common ones. ``--game speed`` plays Speed (RULES-SPEED.md,
+``engine/speed.py``, ``engine/speedbot.py``) with ``cards``, ``same``, ``remake``,
+``points`` and the common keys. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/bot.py), optionally
 with its delays scaled: ``normal*1.5`` is a normal player 1.5 times slower. A pairing
 ``X:Y`` puts X in seat A and Y in seat B; several pairings are comma-separated.
 
@@ -33,7 +35,9 @@ from engine.bot import Bot, LEVEL_NAMES, LEVELS, level_params
 from engine.game import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK, Game
 from engine.row import RowGame
 from engine.rowbot import RowBot
-from engine.rules import RowRules, Rules
+from engine.rules import RowRules, Rules, SpeedRules
+from engine.speed import SpeedGame
+from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
@@ -41,7 +45,8 @@ MATCH_GAP_MS = 3000  # pause between the games of a match
 MAX_MATCH_GAMES = 200
 
 # --game NAME: (game class, CPU player class, rules class)
-GAMES = {"grid": (Game, Bot, Rules), "row": (RowGame, RowBot, RowRules)}
+GAMES = {"grid": (Game, Bot, Rules), "row": (RowGame, RowBot, RowRules),
+         "speed": (SpeedGame, SpeedBot, SpeedRules)}
 
 
 def rule_keys(game):
@@ -136,11 +141,11 @@ def _record(game, sink, bots, t0, t1):
     return (game.result, game.why, bots[0].presses + bots[1].presses,
             game.covers[0] + game.covers[1], ticks_diff(t1, t0), game.deals,
             game.stucks, sink.dead_deals, game.ties, game.illegals[0] + game.illegals[1],
-            sink.max_streak, sink.max_resolved)
+            sink.max_streak, sink.max_resolved, getattr(game, "remakes", 0))
 
 
 FIELDS = ("result", "why", "presses", "covers", "ms", "deals", "stucks", "dead_deals",
-          "ties", "illegals", "max_streak", "max_resolved")
+          "ties", "illegals", "max_streak", "max_resolved", "remakes")
 _MAX_FIELDS = (10, 11)  # a match keeps the longest streaks of its games, sums the rest
 
 
@@ -267,6 +272,7 @@ def summarize(records, matches=False):
         "deadlocks": rate(sum(1 for r in records if r[1] == WHY_DEADLOCK), n),
         "ties_per_game": round(sum(col["ties"]) / n, 3),
         "illegals_per_game": round(sum(col["illegals"]) / n, 3),
+        "remakes_per_game": round(sum(col["remakes"]) / n, 3),  # Speed's side piles
         "covers": spread(col["covers"]),
         "seconds_mean": mean_ci(col["ms"], 1000),
         "seconds_median": median_ci(col["ms"], 1000),
@@ -490,7 +496,8 @@ def main(argv=None):
     parser.add_argument("--levels", action="append", default=None,
                         help="pairings LEVEL_A:LEVEL_B[,...] (default normal:normal)")
     parser.add_argument("--game", choices=sorted(GAMES), default="grid",
-                        help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md)")
+                        help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md); "
+                        "speed: Speed (RULES-SPEED.md)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE")
@@ -510,7 +517,7 @@ def main(argv=None):
     if n < 1 or args.jobs < 1:
         parser.error("--games/--matches and --jobs must be at least 1")
     command = "%s--%s %d --levels %s --seed %d%s" % (
-        "--game row " if args.game == "row" else "", "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
+        "" if args.game == "grid" else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
         args.seed, (" --rules " + " ".join(args.rules)) if args.rules else "")
 
     results, secs = simulate(pairs, n, args.seed, rules_kw, args.jobs, matches, args.quiet,
