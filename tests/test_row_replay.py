@@ -35,7 +35,7 @@ BAD = [
     ("CSLOG 1\nrules penalty=0\nrules game=grid\n", 3, "first rules key"),
     ("CSLOG 1\nrules game=row\nrules game=grid\n", 3, "contradicts"),
     ("CSLOG 1\nrules game=grid piles=3\n", 2, "unknown rules key 'piles'"),
-    ("CSLOG 1\nrules game=speed\n", 2, "grid/row"),
+    ("CSLOG 1\nrules game=spit\n", 2, "grid/row/speed"),
     ("CSLOG 1\nrules game=\n", 2, "grid/row"),
     ("CSLOG 1\nseed 1\nstart 0\nrules game=row\n", 4, "before the first start"),
     (ROW + "press 1400 A 4\n", 5, "pile 4 out of range"),
