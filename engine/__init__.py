@@ -12,7 +12,9 @@ Modules, one job each:
 * ``log``    -- the match-log format (LOG.md): a reader that drives a game and an
   allocation-free writer for the device.
 * ``trace``  -- JSON-lines trace of what the game decided (used by ``tools/replay``).
-* ``bot``    -- the CPU opponent; ``rowbot`` -- the same player for the row game.
+* ``speed``  -- the third game, Speed (RULES-SPEED.md), same contract.
+* ``bot``    -- the CPU opponent; ``rowbot`` and ``speedbot`` -- the same player for
+  the row game and for Speed.
 
 Nothing here imports hardware, CircuitPython-only or CPython-only modules.
 """

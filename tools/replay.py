@@ -1,8 +1,8 @@
 """Replay a match log (LOG.md) and print the engine's trace as JSON lines.
 
-Either game of the family the engine plays (``rules game=grid``, the default, or
-``game=row``, RULES-ROW.md). Usage: ``python3 -m tools.replay LOG`` (``-`` reads
-standard input). A bad line prints the trace of everything before it, then ``line N: reason`` on standard error,
+Any game of the family the engine plays (``rules game=grid``, the default;
+``game=row``, RULES-ROW.md; ``game=speed``, RULES-SPEED.md). Usage:
+``python3 -m tools.replay LOG`` (``-`` reads standard input). A bad line prints the trace of everything before it, then ``line N: reason`` on standard error,
 and exits with status 2.
 """
 
