@@ -55,10 +55,11 @@ class MatchFile:
         self.file = self.trace_file = None
         self.file = open(path, "wb")
         self.game = Game()
+        follow = None
         if trace:
             self.trace_file = open(path.with_suffix(".trace"), "w", encoding="utf-8")
-            Tracer(self.game, lambda text: self.trace_file.write(text + "\n"))
-        self.reader = LogReader(self.game)
+            follow = Tracer(self.game, lambda text: self.trace_file.write(text + "\n")).follow
+        self.reader = LogReader(self.game, follow)  # the log may pick another game
         self.lines = 0  # whole lines and pieces begun
         self.presses = 0
         self.error = None  # the first bad line: "line N: reason"
