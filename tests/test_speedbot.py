@@ -195,3 +195,20 @@ def test_simulate_rejects_keys_of_other_games(capsys):
     with pytest.raises(SystemExit):
         sim.main(["--rules", "remake=whole"])
     assert "remake" in capsys.readouterr().err
+
+
+def test_speed_houses_prints_every_table_and_the_plot(capsys, tmp_path):
+    from tools import speed_houses
+
+    assert speed_houses.main(["--games", "8", "--seed", "3", "--plots", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    labels = [r.split("|")[1].strip() for r in rows]
+    for label, _ in speed_houses.VARIATIONS:
+        assert label in labels
+    for label, _ in speed_houses.MATCHES:
+        assert label in labels
+    assert "normal vs normal" in labels and "beginner vs expert" in labels
+    assert (tmp_path / "speed_length.png").stat().st_size > 1000
+    with pytest.raises(SystemExit):
+        speed_houses.main(["--games", "1"])
