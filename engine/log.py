@@ -149,8 +149,8 @@ class LogReader:
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
                 raise ValueError("player must be A or B, not %r" % args[1])
-            if getattr(game, "GAME", "grid") == "row":
-                pos = _number(args[2], game.piles, "pile")
+            if self.kind == "row":
+                pos = _number(args[2], self.rules.piles, "pile")
             else:
                 pos = _number(args[2], 8, "position")
             if not self.seen_start:
