@@ -1,18 +1,20 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
+#   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
 #   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
+#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
 # Every target bootstraps what it runs (deploy needs only python3's standard library).
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench simulate capture replay wiring deploy
+.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -32,6 +34,17 @@ test: export SDL_AUDIODRIVER = dummy
 test: export PYTHONDONTWRITEBYTECODE = 1
 test: venv node_modules
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests
+
+# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty), longer.
+FUZZ_CASES ?= 100000
+FUZZ_SEED ?= 1
+FUZZ_CAPTURE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 10 )))
+FUZZ_PTY_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 1000 + 16 )))
+fuzz: export SDL_VIDEODRIVER = dummy
+fuzz: export PYTHONDONTWRITEBYTECODE = 1
+fuzz: venv
+	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CAPTURE_CASES=$(FUZZ_CAPTURE_CASES) \
+	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
 
 play: venv
 	@if [ -e tools/emulate.py ] || [ -e tools/emulate/__main__.py ]; then \
@@ -67,3 +80,8 @@ wiring: venv
 deploy:
 	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }
 	$(PYTHON) -m tools.deploy "$(DRIVE)" $(ARGS)
+
+# The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, 30 s emulated
+# (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
+picosim: venv node_modules
+	$(PY) -m tools.picosim --demo --quiet

@@ -7,6 +7,18 @@ It allocates (it splits text): it is for replaying, on a desktop or a board.
 :class:`LogWriter` formats records into one preallocated ``bytearray`` and returns
 a preallocated ``memoryview`` of the line, so the firmware can stream a log over
 ``usb_cdc.data`` without allocating per press.
+
+Implementation Notes
+--------------------
+
+One reading on every interpreter: numbers are ASCII digits only (CPython's
+``str.isdigit`` also accepts other scripts' digits), blank means ASCII whitespace
+only (CPython's ``str.strip`` also strips U+3000). A line is at most
+:data:`LINE_MAX` bytes before its newline, checked before it is split, so a huge
+line costs no memory and its error never echoes it; fields are shown cut to
+:data:`_SHOW` characters. ``feed`` takes ``bytes`` (what the tools read: a bad
+UTF-8 byte is reported on its own line) or ``str``. Lines end at ``\n`` only;
+a CR before it (CRLF) is dropped, a CR anywhere else is part of the line.
 """
 
 from engine.cards import parse_card, write_card
@@ -18,20 +30,44 @@ from engine.ticks import TICKS_PERIOD, ticks_diff
 HEADER = "CSLOG 1"
 _HEADER = b"CSLOG 1"
 
+LINE_MAX = 256  # bytes of one line before its newline; the longest record (deck) is 160
+_BLANK = " \t\r\n\x0b\x0c"  # ASCII whitespace: what a blank line may hold
+_SHOW = 24  # a field quoted in an error is cut to this many characters
+_CACHE_MAX = 64  # rules settings remembered as already checked
+
 
 class LogError(Exception):
-    """A malformed, out-of-range or out-of-order log line."""
+    """A malformed, out-of-range or out-of-order log line (``lineno`` 0: no line)."""
 
     def __init__(self, lineno, reason):
-        super().__init__("line %d: %s" % (lineno, reason))
+        super().__init__(("line %d: %s" % (lineno, reason)) if lineno else reason)
         self.lineno = lineno
         self.reason = reason
 
 
+def _show(text):
+    """``repr`` of a field, cut short: an error never echoes a huge field."""
+    if len(text) > _SHOW:
+        return repr(text[:_SHOW]) + "..."
+    return repr(text)
+
+
+def is_digits(text):
+    """True if ``text`` is ASCII digits only (no sign, no other script's digits)."""
+    if not text:
+        return False
+    for c in text:
+        if c < "0" or c > "9":
+            return False
+    return True
+
+
 def _number(text, limit, what):
     """Parse a decimal field in ``[0, limit)`` or raise ``ValueError``."""
-    if not text.isdigit() or len(text) > 12:
-        raise ValueError("%s must be a decimal integer, not %r" % (what, text))
+    if not is_digits(text):
+        raise ValueError("%s must be a decimal integer, not %s" % (what, _show(text)))
+    if len(text) > 12:  # int() of a long field would cost time for nothing
+        raise ValueError("%s %s out of range [0, %d)" % (what, _show(text), limit))
     value = int(text)
     if value >= limit:
         raise ValueError("%s %d out of range [0, %d)" % (what, value, limit))
@@ -39,6 +75,23 @@ def _number(text, limit, what):
 
 
 GAMES = ("grid", "row")  # the values of ``rules game=`` this engine plays
+_NAMED = ("tie", "deadlock_result", "match", "redeal")  # keys whose values are names
+
+
+def _decode(raw):
+    """Text of one raw line (newline kept); ``ValueError`` if too long or not UTF-8."""
+    n = len(raw)
+    if n and raw[n - 1] == 10:
+        n -= 1
+    if n > LINE_MAX:
+        raise ValueError("line longer than %d bytes" % LINE_MAX)
+    try:
+        return str(raw, "utf-8")
+    except UnicodeError as err:
+        at = getattr(err, "start", -1)  # CPython says where; MicroPython does not
+        if at < 0:
+            raise ValueError("not UTF-8 text") from None
+        raise ValueError("not UTF-8 text (byte 0x%02x at column %d)" % (raw[at], at + 1)) from None
 
 
 def game_for(kind, old):
@@ -80,22 +133,32 @@ class LogReader:
         self.seen_start = False
         self.last_time = -1  # the latest time read, -1 before any
         self.rules = Rules()
+        self.rules_read = False  # rules lines read, not yet given to the game
+        self._checked = {}  # "key=value" -> value, settings already checked
 
     def feed(self, line):
-        """Read one line (with or without its newline); raise ``LogError`` if bad."""
+        """Read one line (``bytes`` or ``str``, newline optional); raise ``LogError`` if bad."""
         self.lineno += 1
-        line = line.rstrip("\n").rstrip("\r")
-        if not line.strip() or line[0] == "#":
-            return
         try:
+            if not isinstance(line, str):
+                line = _decode(line)
+            line = line.rstrip("\n")
+            if len(line) > LINE_MAX:
+                raise ValueError("line longer than %d bytes" % LINE_MAX)
+            line = line.rstrip("\r")
+            if not line.strip(_BLANK) or line[0] == "#":
+                return
             self._record(line.split(" "))
         except ValueError as err:
-            raise LogError(self.lineno, str(err))
+            raise LogError(self.lineno, str(err)) from None
 
     def end(self):
         """End of the log: judge the last tick, run steps due by the last time."""
         if not self.seen_header:
-            raise LogError(self.lineno, "empty log: the first line must be %r" % HEADER)
+            if not self.lineno:
+                raise LogError(0, "empty log: the first line must be %r" % HEADER)
+            raise LogError(self.lineno, "the log ended before its %r header" % HEADER)
+        self._apply_rules()
         self.game.finish()
 
     def _time(self, text):
@@ -110,7 +173,7 @@ class LogReader:
         if "" in fields:
             raise ValueError("fields must be separated by single spaces")
         if not self.seen_header:
-            if " ".join(fields) != HEADER:
+            if len(fields) != 2 or kind != "CSLOG" or fields[1] != "1":
                 raise ValueError("the first line must be %r" % HEADER)
             self.seen_header = True
             return
@@ -120,8 +183,9 @@ class LogReader:
             self._rules(args)
         elif kind == "seed":
             self._arity(kind, args, 1)
+            seed = _number(args[0], SEED_LIMIT, "seed")
             self._waiting_check()
-            game.shuffle(_number(args[0], SEED_LIMIT, "seed"))
+            game.shuffle(seed)
         elif kind == "deck":
             self._arity(kind, args, 52)
             self._waiting_check()
@@ -129,7 +193,7 @@ class LogReader:
             for i in range(52):
                 code = parse_card(args[i])
                 if code < 0:
-                    raise ValueError("bad card %r" % args[i])
+                    raise ValueError("bad card %s" % _show(args[i]))
                 codes[i] = code
             if not game.set_deck(codes):
                 raise ValueError("the deck must hold 52 distinct cards")
@@ -141,6 +205,7 @@ class LogReader:
                 game = self.game
             if not game.has_deck:
                 raise ValueError("start without a seed or deck")
+            self._apply_rules()
             self._check(game.start(t))
             self.last_time = t
             self.seen_start = True
@@ -148,7 +213,7 @@ class LogReader:
             self._arity(kind, args, 3)
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
-                raise ValueError("player must be A or B, not %r" % args[1])
+                raise ValueError("player must be A or B, not %s" % _show(args[1]))
             if self.kind == "row":
                 pos = _number(args[2], self.rules.piles, "pile")
             else:
@@ -165,15 +230,18 @@ class LogReader:
         elif kind == "CSLOG":
             raise ValueError("the header may appear only once")
         else:
-            raise ValueError("unknown record %r" % kind)
+            raise ValueError("unknown record %s" % _show(kind))
 
     def _rules(self, args):
+        """Check a ``rules`` line; the game gets the merged rules at the first start."""
         if self.seen_start:
             raise ValueError("rules must come before the first start")
+        checked = self._checked
         for arg in args:
+            value = checked.get(arg)
             eq = arg.find("=")
             if eq <= 0:
-                raise ValueError("rules settings are KEY=VALUE, not %r" % arg)
+                raise ValueError("rules settings are KEY=VALUE, not %s" % _show(arg))
             key = arg[:eq]
             if key == "game":
                 self._game_key(arg[eq + 1:])
@@ -181,10 +249,33 @@ class LogReader:
             self.keys_read = True
             if self.kind is None:
                 self._use_game("grid")
-            if key not in self.rules.KEYS:
-                raise ValueError("unknown rules key %r for game=%s" % (key, self.kind))
-            self.rules.set(key, arg[eq + 1:])
-        self.game.set_rules(self.rules)
+            rules = self.rules  # the game's rules class, once the game is known
+            if value is None:  # not seen before: check it (Rules.set checks every key)
+                if key not in rules.KEYS:
+                    raise ValueError("unknown rules key %s for game=%s" % (_show(key), self.kind))
+                text = arg[eq + 1:]
+                if key not in _NAMED and not is_digits(text):
+                    raise ValueError("%s must be a non-negative integer, not %s"
+                                     % (key, _show(text)))
+                if len(text) > 12:
+                    raise ValueError("%s %s out of range" % (key, _show(text)))
+                rules.set(key, text)
+                if len(checked) >= _CACHE_MAX:
+                    checked.clear()
+                value = checked[arg] = getattr(rules, key)
+            else:
+                setattr(rules, key, value)
+        self.rules_read = True
+
+    def stop(self):
+        """A bad line ended the log: play it as if the log had ended just before it."""
+        self._apply_rules()
+        self.game.finish()
+
+    def _apply_rules(self):
+        if self.rules_read:
+            self.rules_read = False
+            self.game.set_rules(self.rules)
 
     def _game_key(self, value):
         """``game=``: the first key of the log's rules, or a repeat of the same value."""
@@ -241,7 +332,7 @@ def play_lines(game, lines, on_game=None):
         for line in lines:
             reader.feed(line)
     except LogError:
-        reader.game.finish()
+        reader.stop()
         raise
     reader.end()
     return reader

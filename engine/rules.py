@@ -57,7 +57,7 @@ class Rules:
                 raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
             value = names.index(text)
         elif key in KEYS:
-            if not text.isdigit():
+            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
                 raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
             value = int(text)
         else:
@@ -154,7 +154,7 @@ class RowRules:
                 raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
             value = names.index(text)
         elif key in ROW_KEYS:
-            if not text.isdigit():
+            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
                 raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
             value = int(text)
         else:

@@ -42,14 +42,14 @@ def test_a_damaged_line_is_kept_verbatim_and_reported(tmp_path):
     assert any("DAMAGED at line 6: press takes 3 fields" in line for line in said)
 
 
-def test_bytes_that_are_not_utf8_are_flagged(tmp_path):
+def test_bytes_that_are_not_utf8_are_flagged_and_kept_exactly(tmp_path):
     said = []
     s = Splitter(tmp_path, say=said.append)
     s.feed(b"CSLOG 1\n")
     s.feed(b"seed \xff\n")
     s.close()
-    assert "seed \\xff" in (tmp_path / "match-001.log").read_text()
-    assert any("DAMAGED at line 2" in line for line in said)
+    assert (tmp_path / "match-001.log").read_bytes() == b"CSLOG 1\nseed \xff\n"
+    assert any("DAMAGED at line 2: not UTF-8" in line for line in said)
 
 
 def test_numbering_continues_after_existing_files(tmp_path):
@@ -91,5 +91,6 @@ def test_capture_from_a_pseudo_terminal_like_a_board(tmp_path, capsys, monkeypat
 
 
 def test_a_port_that_cannot_be_opened_is_a_clear_error(tmp_path, capsys):
-    assert main(["/dev/nonexistent-port", "--out", str(tmp_path)]) == 1
+    assert main(["/dev/nonexistent-port", "--out", str(tmp_path / "a" / "b")]) == 1
     assert "cannot open /dev/nonexistent-port" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # no folder left behind

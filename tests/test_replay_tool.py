@@ -91,7 +91,7 @@ BAD = [
 def test_malformed_input_is_rejected_with_its_line(text, lineno, reason):
     p = replay(["-"], stdin=text)
     assert p.returncode == 2
-    assert p.stderr.startswith("line %d: " % lineno), p.stderr
+    assert p.stderr.startswith("line %d: " % lineno if lineno else "empty log"), p.stderr
     assert reason in p.stderr
 
 
@@ -116,10 +116,11 @@ def test_start_after_the_match_is_over_is_rejected():
     assert p.returncode == 2 and "match is over" in p.stderr
 
 
-def test_non_utf8_input_is_rejected():
+def test_non_utf8_input_is_rejected_on_its_line():
     p = subprocess.run([sys.executable, "-m", "tools.replay", "-"], cwd=ROOT,
                        input=b"CSLOG 1\n\xff\xfe\n", capture_output=True)
-    assert p.returncode == 2 and b"UTF-8" in p.stderr
+    assert p.returncode == 2
+    assert p.stderr == b"line 2: not UTF-8 text (byte 0xff at column 1)\n"
 
 
 def test_comments_and_blank_lines_are_ignored():

@@ -12,16 +12,39 @@ tool splits the stream there into ``DIR/match-NNN.log`` files that
 summary line per match. A damaged line (a USB buffer overrun, a cable pulled) is
 kept exactly as received and reported with its line number: the replay of that
 file stops there, it never silently plays a different game.
+
+Implementation Notes
+--------------------
+
+* Each file holds exactly the bytes received for its match (CRLF, a lone CR, bytes
+  that are not UTF-8 included): lines end at ``\\n`` only, as ``tools.replay`` reads
+  them, so both report the same line. A pause mid-line is no line break: bytes wait
+  for their newline, however long it takes.
+* A header glued to the end of a cut line (``press 15CSLOG 1``: the newline and the
+  tail were lost) ends the old match there (the cut piece is its last line, reported
+  as damaged) and starts a new one: every intact match gets its own file.
+* A line longer than ``engine.log.LINE_MAX`` bytes is written through as it comes
+  and reported; at most ``LINE_MAX`` + a few bytes of it are held in memory.
+* A damaged match's ``.trace`` is what ``tools.replay`` prints for the file: the
+  last tick before the bad line is judged (``LogReader.stop``).
+* Exit status: 0 when stopped (``--matches``, ``--seconds``, Ctrl-C, SIGTERM: files
+  closed, ``.trace`` flushed), 1 when the port closes or cannot be opened, 2 when
+  the output folder cannot be written (a file in its place, no permission, full).
 """
 
 import argparse
+import os
+import signal
 import sys
 import time
 from pathlib import Path
 
 from engine.game import Game, OUTCOME_NAMES
-from engine.log import HEADER, LogError, LogReader
+from engine.log import HEADER, LINE_MAX, LogError, LogReader, is_digits
 from engine.trace import Tracer
+
+_HEADER = HEADER.encode()
+_KEEP = 16  # bytes of an overlong line held back: enough to see a header glued to its end
 
 
 class MatchFile:
@@ -29,29 +52,46 @@ class MatchFile:
 
     def __init__(self, path, trace=False):
         self.path = path
-        self.file = open(path, "w", encoding="utf-8")
+        self.file = self.trace_file = None
+        self.file = open(path, "wb")
         self.game = Game()
-        self.trace_file = None
         if trace:
             self.trace_file = open(path.with_suffix(".trace"), "w", encoding="utf-8")
             Tracer(self.game, lambda text: self.trace_file.write(text + "\n"))
         self.reader = LogReader(self.game)
-        self.lines = 0
+        self.lines = 0  # whole lines and pieces begun
         self.presses = 0
         self.error = None  # the first bad line: "line N: reason"
+        self.long_line = False  # in the middle of an overlong line, already reported
 
-    def add(self, text):
-        """Write one line; check it while the match is still clean."""
-        self.file.write(text + "\n")
+    def add(self, raw, ends=True):
+        """Write raw bytes of one line (``ends``: its newline is in ``raw`` or was cut).
+
+        Check them while the match is still clean.
+        """
+        self.file.write(raw)
         self.file.flush()
+        if self.long_line:  # the rest of a line already reported as too long
+            self.long_line = not ends
+            return
         self.lines += 1
-        if text.startswith("press "):
+        if raw.startswith(b"press "):
             self.presses += 1
         if self.error is None:
             try:
-                self.reader.feed(text)
+                self.reader.feed(raw)
             except LogError as err:
-                self.error = str(err)
+                self._damaged(str(err))
+        self.long_line = not ends
+
+    def cut(self, why):
+        """The line just added never got its newline (``why`` says what came instead)."""
+        if self.error is None:
+            self._damaged("line %d: cut short (%s)" % (self.reader.lineno, why))
+
+    def _damaged(self, error):
+        self.error = error
+        self.reader.stop()  # the trace ends as the replay of this file ends
 
     def close(self):
         """Finish the file; return its one-line summary."""
@@ -60,9 +100,7 @@ class MatchFile:
                 self.reader.end()
             except LogError as err:
                 self.error = str(err)
-        self.file.close()
-        if self.trace_file:
-            self.trace_file.close()
+        self.shut()
         g = self.game
         if g.match_over:
             state = "%s won %d-%d" % (OUTCOME_NAMES[g.match_winner], g.score[0], g.score[1])
@@ -73,9 +111,22 @@ class MatchFile:
             summary += " -- DAMAGED at %s (the replay stops there)" % self.error
         return summary
 
+    def shut(self):
+        """Close both files; the first write error is raised after both are closed."""
+        failed = None
+        for f in (self.file, self.trace_file):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError as err:
+                    failed = failed or err
+        self.file = self.trace_file = None
+        if failed is not None:
+            raise failed
+
 
 class Splitter:
-    """Turns a stream of log lines into one checked file per match."""
+    """Turns the raw byte stream into one checked file per match."""
 
     def __init__(self, out_dir, trace=False, say=print):
         self.out = Path(out_dir)
@@ -85,55 +136,121 @@ class Splitter:
         self.current = None
         self.finished = 0
         self.orphans = 0  # lines before the first header: connected mid-match
+        self.pending = bytearray()  # the line being received
+        self.piece = False  # part of the pending line was already passed on (overlong)
         self.number = 1 + max((int(p.stem[6:]) for p in self.out.glob("match-*.log")
-                               if p.stem[6:].isdigit()), default=0)
+                               if is_digits(p.stem[6:])), default=0)
 
-    def feed(self, raw):
-        """Take one raw line (bytes, with or without its newline)."""
-        try:
-            text = raw.decode("utf-8").rstrip("\r\n")
-        except UnicodeDecodeError:
-            text = raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
-        if text == HEADER:
+    def feed(self, data):
+        """Take any chunk of the stream (bytes): whole lines, pieces, several lines."""
+        pending = self.pending
+        pending += data
+        start = 0
+        while True:
+            end = pending.find(b"\n", start)
+            if end < 0:
+                break
+            self._line(bytes(pending[start:end + 1]))
+            start = end + 1
+        del pending[:start]
+        if len(pending) > LINE_MAX + _KEEP:  # no newline in sight: pass it on, keep a tail
+            self._piece(bytes(pending[:-_KEEP]))
+            del pending[:-_KEEP]
+
+    def _piece(self, raw):
+        if self.current is not None:
+            self.current.add(raw, ends=False)
+        elif not self.piece:
+            self.orphans += 1
+        self.piece = True
+
+    def _line(self, raw):
+        body = raw[:-1].rstrip(b"\r")
+        glued = len(body) - len(_HEADER)
+        if body.endswith(_HEADER) and (glued > 0 or self.piece):
+            if glued > 0:
+                self._piece(raw[:glued])
+            if self.current is not None:
+                self.current.cut("the next %r header came before its newline" % HEADER)
+            raw = raw[glued:]
+            body = _HEADER
+            self.piece = False
+        if body == _HEADER and not self.piece:
             self.close_match()
             path = self.out / ("match-%03d.log" % self.number)
             self.number += 1
             self.current = MatchFile(path, self.trace)
             self.say("%s: recording" % path)
         if self.current is None:
-            self.orphans += 1
-            return
-        self.current.add(text)
+            if not self.piece:
+                self.orphans += 1
+        else:
+            self.current.add(raw)
+        self.piece = False
 
     def close_match(self):
         """Close the match being written, if any, and report it."""
         if self.current is not None:
-            self.say(self.current.close())
-            self.current = None
+            current, self.current = self.current, None
             self.finished += 1
+            self.say(current.close())
 
-    def close(self):
-        """End of capture."""
+    def close(self, why="the capture ended"):
+        """End of capture: a line still waiting for its newline is written as it is."""
+        if self.pending:
+            self._piece(bytes(self.pending))
+            self.pending.clear()
+            if self.current is not None:
+                self.current.cut(why)
+        self.piece = False
         self.close_match()
         if self.orphans:
             self.say("skipped %d line(s) before the first %r header (connected mid-match)"
                      % (self.orphans, HEADER))
 
+    def abort(self):
+        """After a write error: close the files, report nothing more."""
+        if self.current is not None:
+            try:
+                self.current.shut()
+            except OSError:
+                pass
+            self.current = None
 
-def capture(port, splitter, matches=0, seconds=0.0):
-    """Read lines from an open serial port into ``splitter`` until a limit is met."""
+
+def capture(port, splitter, matches=0, seconds=0.0, stopped=lambda: False):
+    """Read from an open serial port into ``splitter`` until a limit is met or ``stopped()``."""
     deadline = time.monotonic() + seconds if seconds else None
-    while True:
+    while not stopped():
         if deadline is not None and time.monotonic() >= deadline:
             return
         if matches and splitter.finished >= matches:
             return
-        line = port.readline()
-        if line:
-            splitter.feed(line)
+        data = port.read(max(1, min(port.in_waiting, 65536)))  # waits up to the timeout
+        if data:
+            splitter.feed(data)
             g = splitter.current and splitter.current.game
             if matches and g is not None and g.match_over and splitter.finished + 1 >= matches:
                 splitter.close_match()
+
+
+def _writable(out):
+    """Return why ``out`` cannot hold match files, or None (folders made here are removed)."""
+    missing = [p for p in [out, *out.parents] if not p.exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / (".capture-probe-%d" % os.getpid())
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        return err.strerror or str(err)
+    finally:
+        for folder in missing:  # leaf first; the splitter makes them again once the port is open
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+    return None
 
 
 def main(argv=None):
@@ -145,6 +262,13 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds")
     parser.add_argument("--trace", action="store_true", help="also write each match's trace (.trace)")
     args = parser.parse_args(argv)
+    if args.matches < 0 or not 0 <= args.seconds < 1e9:  # also refuses nan
+        parser.error("--matches and --seconds must be >= 0")
+    out = Path(args.out)
+    why = _writable(out)
+    if why:
+        sys.stderr.write("tools.capture: cannot write match files into %s: %s\n" % (out, why))
+        return 2
     import serial  # pyserial: only the command needs it
 
     try:
@@ -152,18 +276,35 @@ def main(argv=None):
     except (serial.SerialException, ValueError) as err:
         sys.stderr.write("tools.capture: cannot open %s: %s\n" % (args.port, err))
         return 1
-    splitter = Splitter(args.out, args.trace)
-    print("capturing from %s into %s/ (Ctrl-C to stop)" % (args.port, args.out), flush=True)
+    splitter = Splitter(out, args.trace)
+    print("capturing from %s into %s/ (Ctrl-C to stop)" % (args.port, out), flush=True)
+    status, why = 0, "the capture ended"
+    # SIGTERM stops like Ctrl-C (files closed, the .trace tail written), but only
+    # between two reads: a flag, so no line is ever half handled.
+    term = []
     try:
-        capture(port, splitter, args.matches, args.seconds)
-    except KeyboardInterrupt:
-        pass
-    except serial.SerialException as err:
-        sys.stderr.write("tools.capture: %s\n" % err)
+        old = signal.signal(signal.SIGTERM, lambda signum, frame: term.append(signum))
+    except ValueError:  # not the main thread (a test): no handler
+        old = None
+    try:
+        try:
+            capture(port, splitter, args.matches, args.seconds, stopped=lambda: bool(term))
+        except KeyboardInterrupt:
+            pass
+        except serial.SerialException:
+            status, why = 1, "port closed"
+            sys.stderr.write("tools.capture: port closed: the board was unplugged or reset\n")
+        splitter.close(why)
+    except OSError as err:  # a full disk, a folder removed under us
+        splitter.abort()
+        name = getattr(err, "filename", None) or out
+        sys.stderr.write("tools.capture: cannot write %s: %s\n" % (name, err.strerror or err))
+        status = 2
     finally:
-        splitter.close()
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
         port.close()
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -4,15 +4,35 @@ Either game of the family the engine plays (``rules game=grid``, the default, or
 ``game=row``, RULES-ROW.md). Usage: ``python3 -m tools.replay LOG`` (``-`` reads
 standard input). A bad line prints the trace of everything before it, then ``line N: reason`` on standard error,
 and exits with status 2.
+
+Implementation Notes
+--------------------
+
+The log is read as bytes, a line at a time and at most ``LINE_MAX + 1`` bytes at a
+time: lines end at ``\\n`` only (as ``tools.capture`` splits them), a byte that is not
+UTF-8 is reported on its own line with the trace of the lines before it, and a huge
+line is refused after reading ``LINE_MAX + 1`` bytes of it (memory stays bounded).
 """
 
 import argparse
-import io
 import sys
 
 from engine.game import Game
-from engine.log import LogError, play_lines
+from engine.log import LINE_MAX, LogError, play_lines
 from engine.trace import Tracer
+
+
+def read_lines(stream):
+    """Yield the raw lines of a binary stream; a line too long is cut at ``LINE_MAX + 1``.
+
+    The cut piece fails ``LogReader``'s length check, and the replay stops there, so
+    the rest of a huge line is never read.
+    """
+    while True:
+        raw = stream.readline(LINE_MAX + 1)
+        if not raw:
+            return
+        yield raw
 
 
 def replay(lines, out):
@@ -35,17 +55,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.log == "-":
-            stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
-            status = replay(stream, sys.stdout)
+            status = replay(read_lines(sys.stdin.buffer), sys.stdout)
         else:
-            with open(args.log, encoding="utf-8") as stream:
-                status = replay(stream, sys.stdout)
+            with open(args.log, "rb") as stream:
+                status = replay(read_lines(stream), sys.stdout)
     except OSError as err:
         sys.stderr.write("tools.replay: %s\n" % err)
         return 1
-    except UnicodeDecodeError as err:
-        sys.stderr.write("tools.replay: not UTF-8 text: %s\n" % err)
-        return 2
     return status
 
 

@@ -1,6 +1,17 @@
-"""Command line of the emulator (``make play``); see docs/EMULATOR.md."""
+"""Command line of the emulator (``make play``); see docs/EMULATOR.md.
+
+Implementation Notes
+--------------------
+
+Every bad argument is one line on stderr and exit status 2, found before the
+firmware runs: a panel size the firmware does not lay out, ``--seconds`` that is not
+a finite number >= 0, an output (``--log``, ``--trace``, ``--frames``, ``--gif``,
+``--screenshot``) that cannot be written, a script that is not UTF-8 or spans more
+than ``script.SPAN_LIMIT_MS``.
+"""
 
 import argparse
+import math
 import os
 import sys
 
@@ -8,6 +19,11 @@ DEMO_DIR = os.path.join("build", "emulator-demo")
 DEMO_LIMIT_MS = 300000  # a demo stops here at the latest (virtual time)
 HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
 SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
+SIZES = ("320x240", "240x240", "240x135")  # the panels the firmware lays out
+
+
+class UsageError(Exception):
+    """A bad argument: one line on stderr, exit status 2."""
 
 
 def has_display():
@@ -50,18 +66,61 @@ def parse_args(argv):
     p.add_argument("--start-ticks", type=int, metavar="T",
                    help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
     args = p.parse_args(argv)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        p.error("--size must look like 320x240")
-    args.width, args.height = w, h
+    if args.size.lower() not in SIZES:
+        raise UsageError("--size must be one of %s (the panels the firmware lays out), not %r"
+                         % (", ".join(SIZES), args.size[:20]))
+    args.width, args.height = (int(v) for v in args.size.lower().split("x"))
     if args.seconds is not None:
+        if not math.isfinite(args.seconds) or not 0 <= args.seconds < 1e9:
+            raise UsageError("--seconds must be a finite number of seconds >= 0, not %s"
+                             % args.seconds)
         args.until = int(args.seconds * 1000)
+    if args.until is not None and args.until < 0:
+        raise UsageError("--until must be >= 0 ms")
     return args
 
 
+def check_outputs(args):
+    """Raise ``UsageError`` if an output path cannot be written (nothing left behind)."""
+    files = [("--log", args.log), ("--trace", args.trace), ("--gif", args.gif),
+             ("--screenshot", args.screenshot)]
+    for option, path in files:
+        if not path:
+            continue
+        try:
+            folder = os.path.dirname(os.path.abspath(path))
+            if os.path.exists(folder) and not os.path.isdir(folder):
+                raise UsageError("cannot write %s %s: %s is not a folder" % (option, path, folder))
+            os.makedirs(folder, exist_ok=True)
+            existed = os.path.exists(path)
+            with open(path, "ab"):
+                pass
+            if not existed:
+                os.remove(path)
+        except OSError as err:
+            raise UsageError("cannot write %s %s: %s" % (option, path, err.strerror or err)) from None
+    if args.frames:
+        try:
+            os.makedirs(args.frames, exist_ok=True)
+            probe = os.path.join(args.frames, ".probe-%d" % os.getpid())
+            with open(probe, "wb"):
+                pass
+            os.remove(probe)
+        except OSError as err:
+            raise UsageError("cannot write --frames %s: %s"
+                             % (args.frames, err.strerror or err)) from None
+
+
 def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except UsageError as err:
+        print("tools.emulate: %s" % err, file=sys.stderr)
+        return 2
+
+
+def _main(argv):
+    args = parse_args(argv)
     auto_demo = False
     if not args.headless and not args.window and not has_display():
         print("make play: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so\n"
@@ -87,8 +146,7 @@ def main(argv=None):
             for name in os.listdir(args.frames):  # frames of an earlier demo
                 if name.startswith("frame_") and name.endswith(".png"):
                     os.remove(os.path.join(args.frames, name))
-    if args.log:
-        os.makedirs(os.path.dirname(os.path.abspath(args.log)), exist_ok=True)
+    check_outputs(args)
 
     from tools.emulate import script as scripts
     from tools.emulate.demo import attract_seconds, make_gif

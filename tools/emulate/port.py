@@ -4,16 +4,29 @@
 ``os.openpty()``; ``path`` (``/dev/pts/N``) is the slave side, which pyserial,
 ``miniterm`` or ``cat`` open exactly like a board's ``/dev/ttyACM1``. The slave is
 put in raw mode (no echo, no newline translation) and kept open by the emulator,
-so the port exists even while no tool is attached. Like USB CDC with nobody
-reading, bytes the terminal cannot buffer are dropped, never waited for (the
-firmware then stays silent until its next match: ``hw.serial_log``). ``tee`` (a binary file)
-gets every byte, dropped or not: ``--log FILE``.
+so the port exists even while no tool is attached.
+
+Implementation Notes
+--------------------
+
+Without ``tee``, like USB CDC with nobody reading: bytes the terminal cannot buffer
+(about 16 KB on Linux) are dropped, never waited for, and the short count is
+returned, so the firmware goes silent until its next match (``hw.serial_log``).
+
+With ``tee`` (``--log FILE``), the file is a host that reads everything: every write
+goes to it whole and is reported as taken, so the firmware never stalls and the
+file keeps everything it produced, whether or not anything reads the pty. The pty
+then keeps the firmware's rule on its own side: once it cannot take a whole line,
+it gets nothing more until the next ``CSLOG 1`` header, which starts on a fresh
+line, so a tool on the pty loses a match's tail but never misreads a line.
 """
 
 import os
 import tty
 
 from tools.cpstubs.usb_cdc import Serial
+
+_HEADER = b"CSLOG 1"
 
 
 class PtyPort(Serial):
@@ -26,20 +39,37 @@ class PtyPort(Serial):
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
         self.tee = tee
-        self.dropped = 0
+        self.dropped = 0  # bytes the pty did not get
+        self.cut = False  # tee mode: the pty missed a line, waits for the next header
 
     def write(self, buf):
         data = bytes(buf)
+        taken = len(data)
         self.written += data  # the stand-in's record (tests read it too)
-        if self.tee is not None:
-            self.tee.write(data)
-            self.tee.flush()
+        if self.tee is None:
+            sent = self._send(data)
+            self.dropped += len(data) - sent
+            return sent  # like a board: a full host buffer takes part of it, never stalls
+        self.tee.write(data)
+        self.tee.flush()
+        if self.cut:
+            if not data.startswith(_HEADER):
+                self.dropped += taken
+                return taken
+            data = b"\n" + data  # end the line the pty got cut short
+        sent = self._send(data)
+        if sent < len(data):
+            self.dropped += len(data) - sent
+            self.cut = True
+        else:
+            self.cut = False
+        return taken
+
+    def _send(self, data):
         try:
-            sent = os.write(self.master, data)
+            return os.write(self.master, data)
         except BlockingIOError:
-            sent = 0
-        self.dropped += len(data) - sent
-        return sent  # like a board: a full host buffer takes part of it, never stalls
+            return 0
 
     def close(self):
         """Close both ends (tools attached to ``path`` see the port vanish)."""

@@ -16,9 +16,11 @@ position, as in the log's ``press T P N``) or a key name of the key map (``q``,
 by the same path as a person's keys.
 """
 
+from engine.log import is_digits
 from tools.emulate.keys import POSITION_KEYS, logical_keys
 
 TAP_MS = 40
+SPAN_LIMIT_MS = 3600000  # a script spans at most an hour: a headless run ends 3 s after it
 
 
 class ScriptError(ValueError):
@@ -44,14 +46,15 @@ def parse(text):
         if not fields:
             continue
         try:
-            t = int(fields[0])
-            if t < 0:
-                raise ValueError("negative time")
+            t = _ms(fields[0], "time")
             rest = fields[1:]
             if len(rest) >= 2 and rest[0] == "tap" and len(rest) <= 3:
-                hold = int(rest[2]) if len(rest) == 3 else TAP_MS
+                hold = _ms(rest[2], "hold") if len(rest) == 3 else TAP_MS
                 if hold <= 0:
                     raise ValueError("hold must be > 0 ms")
+                if t + hold > SPAN_LIMIT_MS:
+                    raise ValueError("the release at %d ms is beyond %d ms (1 h)"
+                                     % (t + hold, SPAN_LIMIT_MS))
                 name = key_name(rest[1])
                 events += [(t, name, True), (t + hold, name, False)]
             elif len(rest) == 2 and rest[0] in ("down", "up"):
@@ -66,7 +69,23 @@ def parse(text):
     return events
 
 
+def _ms(text, what):
+    """A time in ms: ASCII digits only, at most ``SPAN_LIMIT_MS``."""
+    if not is_digits(text):
+        raise ValueError("%s must be a whole number of ms, not %r" % (what, text[:20]))
+    if len(text) > 10 or int(text) > SPAN_LIMIT_MS:
+        raise ValueError("%s %s ms is beyond %d ms (1 h)" % (what, text[:20], SPAN_LIMIT_MS))
+    return int(text)
+
+
 def load(path):
-    """Parse the script file at ``path``."""
-    with open(path, encoding="utf-8") as f:
-        return parse(f.read())
+    """Parse the script file at ``path`` (``ScriptError`` if it is not UTF-8 text)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        lineno = data.count(b"\n", 0, err.start) + 1
+        raise ScriptError("script line %d: not UTF-8 text (byte 0x%02x)"
+                          % (lineno, data[err.start])) from None
+    return parse(text)

@@ -1,0 +1,280 @@
+"""tools/picosim: the unchanged firmware on the real CircuitPython 10.2.1 Pico UF2.
+
+The UF2 runs in rp2040js (an emulated RP2040); the tests need
+``../shared/circuitpython/`` (the UF2, the bootrom and CircuitPython's mpy-cross)
+and skip, saying so, where it is absent.
+
+One emulated session is shared by the tests that need the Pico (about 18 s of
+emulated time, 1-3 minutes of wall time): boot; the title; after 1 s idle the
+firmware's attract demo (CPU vs CPU); START ends it; START opens the menu; START
+begins a two-player match with the menu's defaults; then both players press
+through the Pico profile's GPIO pins every 200 ms; it ends in a quiet moment. The
+same session is then played again in ``tools/emulate`` (``tools.picosim.mirror``),
+with the device's logged presses at the device's game times, and the two pictures
+are compared pixel for pixel.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.picosim import analyze
+from tools.picosim.run import missing, profile_pins
+
+ROOT = Path(__file__).resolve().parent.parent
+REASON = missing()
+needs_pico = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+SEED = 4242
+SETTINGS = {"CSPEED_ATTRACT_S": "1"}
+MENU_MS = (7000, 7600, 8200)  # stop the demo; title -> menu; menu -> match
+PRESS_FROM_MS, PRESS_TO_MS, PRESS_EVERY_MS = 10600, 14000, 200
+RUN_S = 15.5
+
+
+def script_text():
+    """The session's key script (tools/emulate's format; ms after code.py starts)."""
+    lines = ["%d tap START" % ms for ms in MENU_MS]
+    for i, ms in enumerate(range(PRESS_FROM_MS, PRESS_TO_MS, PRESS_EVERY_MS)):
+        lines.append("%d tap %s%d" % (ms, "AB"[i % 2], (i * 3) % 8))
+    return "\n".join(lines) + "\n"
+
+
+class Session:
+    """The shared picosim run and what was read from it."""
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    from tools.emulate import script as scripts
+    from tools.emulate.keys import logical_keys
+    from tools.picosim.__main__ import seeded_code
+    from tools.picosim.run import run
+
+    tmp = tmp_path_factory.mktemp("picosim")
+    names = logical_keys()
+    out = Session()
+    out.events = [(ms, names[n], down) for ms, n, down in scripts.parse(script_text())]
+    out.keys = profile_pins()[0]
+    out.result = run(tmp / "run", seconds=RUN_S, events=out.events, settings=SETTINGS,
+                     code=seeded_code(tmp, SEED), capture_frames=True)
+    out.matches = analyze.split_matches(out.result.data)
+    out.status, out.results = analyze.replay_results(out.result.data)
+    out.presses = analyze.press_latencies(out.result, out.keys, results=out.results)
+    return out
+
+
+@pytest.fixture(scope="module")
+def desktop(session):
+    from tools.picosim.mirror import mirror
+
+    return mirror(session.result, session.events, SEED, SETTINGS, session.keys)
+
+
+def _trace(text):
+    from tools.replay import replay
+
+    out = io.StringIO()
+    assert replay(io.StringIO(text), out) == 0, text
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+# ----------------------------------------------------------------- the Pico
+
+
+@needs_pico
+def test_boots_and_runs_without_traceback_or_safe_mode(session):
+    result = session.result
+    assert "code.py" in result.console
+    assert analyze.console_problems(result.console) == [], result.console
+    assert result.ms(result.done["t"]) >= RUN_S * 1000  # ran the whole time
+    assert (result.done["width"], result.done["height"]) == (320, 240)  # MADCTL: landscape
+
+
+@needs_pico
+def test_title_then_frames_drawn_by_the_real_displayio(session):
+    drawn = [b for b in session.result.bursts if b["changed"]]
+    first = drawn[0]
+    assert first["pixels"] == 320 * 240  # the title: one full-screen refresh
+    assert len(drawn) >= 10  # the demo and the match redraw as they go
+    small = [b for b in drawn[1:] if b["pixels"] < 320 * 240 // 4]
+    assert len(small) > len(drawn) // 2  # most refreshes redraw a card or two, not all
+    frames = list(session.result.frames())
+    assert len(frames) == len(drawn)
+    assert not np.array_equal(frames[0][1], frames[-1][1])
+
+
+@needs_pico
+def test_attract_demo_played_and_its_log_replays(session):
+    demo, match = session.matches[0], session.matches[-1]
+    data = session.result.data.decode()
+    assert "# attract\nCSLOG 1" in data and "# attract stopped (button)" in data
+    trace = _trace(demo)
+    assert sum(1 for e in trace if e["ev"] == "press") >= 1  # the CPUs played
+    assert demo != match and len(session.matches) == 2
+
+
+@needs_pico
+def test_scripted_game_through_gpio_replays(session, tmp_path):
+    assert session.status == 0
+    log = tmp_path / "match.log"
+    log.write_text(session.matches[-1])
+    done = subprocess.run([sys.executable, "-m", "tools.replay", str(log)], cwd=str(ROOT),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    trace = _trace(session.matches[-1])
+    assert [json.loads(line) for line in done.stdout.splitlines()] == trace
+    presses = [e for e in trace if e["ev"] == "press"]
+    scripted = len(range(PRESS_FROM_MS, PRESS_TO_MS, PRESS_EVERY_MS))
+    assert len(presses) == scripted  # every GPIO press reached the engine, once
+    assert {e["p"] for e in presses} == {"A", "B"}
+    assert any(e["r"] == "cover" for e in presses)
+    # Each scripted press is found in the log 3.9-5.8 ms after its edge (key scan).
+    labelled = [p for p in session.presses if "log_t" in p]
+    assert len(labelled) == scripted
+    assert all(3.5 <= p["scan_ms"] <= 6.5 for p in labelled), labelled
+
+
+@needs_pico
+def test_screen_is_the_desktop_emulators_picture_of_the_same_game(session, desktop):
+    """Pixel for pixel: same firmware source, same presses at the same game times."""
+    assert desktop.seed_ok, "the desktop's match did not get the device's shuffle seed"
+    # Both engines reached the same table; it is the device log's replayed state.
+    trace = _trace(session.matches[-1])
+    last_tops = [e["tops"] for e in trace if "tops" in e][-1]
+    from engine.cards import NO_CARD, card_name
+
+    assert [None if c == NO_CARD else card_name(c) for c in desktop.tops] == \
+        [None if c in (None, "--") else c for c in last_tops]
+    shown = session.result.frame
+    assert shown.shape == desktop.pixels.shape
+    diff = np.argwhere((shown != desktop.pixels).any(axis=2))
+    assert len(diff) == 0, "%d pixels differ, e.g. (y, x) %s" % (len(diff), diff[:5].tolist())
+
+
+@needs_pico
+def test_press_to_pixel_is_measured_for_each_press(session):
+    timed = [p for p in session.presses if "latency_ms" in p]
+    summary = analyze.latency_summary(session.presses)
+    assert summary["presses"] >= len(range(PRESS_FROM_MS, PRESS_TO_MS, PRESS_EVERY_MS))
+    covers = [p for p in timed if p.get("r") == "cover"]
+    assert covers, session.presses
+    for p in covers:
+        # A cover is drawn: after the scan (>= 3.9 ms), before the next press.
+        assert 3.9 <= p["to_first_byte_ms"] < p["latency_ms"] < PRESS_EVERY_MS
+    assert summary["latency_ms"]["median"] <= summary["latency_ms"]["p95"]
+
+
+# ------------------------------------------------------- without the Pico
+
+
+def test_diag_lines_are_parsed_generically():
+    from tools.picosim.run import Result
+
+    result = Result(t0=1_000_000)
+    result.console_chunks = [(1_500_000, "\x1b]0;\U0001f40dcode.py | 10.2.1\x1b\\diag boot "
+                                         "free=168000\r\n"),
+                             (2_000_000, "\x1b[2K\x1b[0Ghello\r\ndiag build free=91234 "),
+                             (3_500_000, "lowest=-5\r\ndiag stats frames=10 loop_us=1130 x=ab\r\n")]
+    records = analyze.diag_records(result)
+    assert [r["tag"] for r in records] == ["boot", "build", "stats"]
+    assert records[0] == {"tag": "boot", "t_ms": 0.5, "free": 168000}  # after the title
+    records = records[1:]
+    assert records[0]["free"] == 91234 and records[0]["lowest"] == -5
+    assert records[0]["t_ms"] == 2.5  # the time its last chunk arrived
+    assert records[1] == {"tag": "stats", "t_ms": 2.5, "frames": 10, "loop_us": 1130, "x": "ab"}
+
+
+def test_console_problems():
+    assert analyze.console_problems("code.py\nhello\n") == []
+    tb = "Traceback (most recent call last):\n  File ...\nMemoryError: memory allocation failed"
+    assert analyze.console_problems(tb) == ["a traceback on the console", "MemoryError"]
+    assert analyze.console_problems("You are in safe mode because:\n") == \
+        ["CircuitPython is in safe mode"]
+
+
+def test_fat_image_holds_long_names_and_data():
+    from tools.picosim.fat import SECTOR, make_image
+
+    files = {"settings.toml": b"A = \"1\"\n", "lib/adafruit_display_text/bitmap_label.mpy":
+             bytes(range(256)) * 5, "code.py": b"print(1)\n"}
+    image = make_image(files, 2048)
+    assert len(image) == 2048 * SECTOR and image[510:512] == b"\x55\xaa"
+    assert image[54:62] == b"FAT12   "
+
+    def utf16(text):
+        return text.encode("utf-16-le")
+
+    for name in ("settings.toml", "bitmap_label.mpy", "adafruit_display_text"):
+        assert utf16(name[:5]) in image  # the long name's first LFN slot
+    assert bytes(range(256)) * 5 in image  # contiguous file data
+    assert image.count(b"print(1)\n") == 1
+
+
+def test_drive_brings_every_adafruit_library_the_firmware_imports():
+    from tools.picosim.drive import drive_files, library_files
+
+    libs = library_files()
+    imported = set()
+    for package in ("engine", "hw"):
+        for path in (ROOT / package).glob("*.py"):
+            for line in path.read_text().splitlines():
+                words = line.split()
+                if len(words) >= 2 and words[0] in ("import", "from") and \
+                        words[1].startswith("adafruit_"):
+                    imported.add(words[1])
+    assert imported  # the firmware uses Adafruit libraries
+    for name in imported:
+        rel = name.replace(".", "/")
+        assert rel + ".py" in libs or rel + "/__init__.py" in libs, name
+    files = drive_files({"CSPEED_ATTRACT_S": "3"}, mpy=())
+    assert files["settings.toml"].decode().splitlines()[-1] == 'CSPEED_ATTRACT_S = "3"'
+    assert files["code.py"] == (ROOT / "code.py").read_bytes()
+    assert all(not p.startswith("lib/adafruit_blinka") for p in files)
+
+
+@pytest.mark.skipif(REASON is not None, reason=REASON or "")
+def test_drive_libraries_compile_with_circuitpythons_mpy_cross():
+    from tools.picosim.drive import drive_files
+
+    files = drive_files(mpy=("lib",))
+    mpys = [p for p in files if p.startswith("lib/") and p.endswith(".mpy")]
+    assert mpys and not [p for p in files if p.startswith("lib/") and p.endswith(".py")]
+    assert all(files[p][:2] == b"C\x06" for p in mpys)  # mpy v6 (CircuitPython 10)
+
+
+def test_tool_errors_are_one_line_and_exit_2(tmp_path, monkeypatch):
+    from tools.picosim import __main__ as cli
+    from tools.picosim import run as runs
+
+    monkeypatch.setattr(runs, "UF2", tmp_path / "absent.uf2")
+    done = _cli(cli, ["--seconds", "1", "--workdir", str(tmp_path)])
+    assert done[0] == 2 and "../shared/circuitpython" in done[2]
+    assert len(done[2].strip().splitlines()) == 1
+    monkeypatch.undo()
+    if REASON is None:
+        done = _cli(cli, ["--setting", "NOEQUALS", "--workdir", str(tmp_path)])
+        assert done[0] == 2 and done[2].startswith("tools.picosim: --setting needs KEY=VALUE")
+        assert len(done[2].strip().splitlines()) == 1
+
+
+def _cli(cli, argv):
+    import contextlib
+
+    err, out = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        status = cli.main(argv)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_command_line_help_runs():
+    done = subprocess.run([sys.executable, "-m", "tools.picosim", "--help"], cwd=str(ROOT),
+                          capture_output=True, text=True, check=False,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert done.returncode == 0 and "--latency" in done.stdout

@@ -1,0 +1,20 @@
+"""The unchanged firmware on the real CircuitPython 10.2.1 Pico UF2, in an emulated RP2040.
+
+``python -m tools.picosim`` (``make picosim``; docs/EMULATOR.md). The parts:
+
+* :mod:`.drive` and :mod:`.fat`: the CIRCUITPY drive (this repo's firmware, the
+  Adafruit libraries it imports, ``settings.toml``) as a FAT12 image;
+* ``pico.mjs``: Node glue on ``rp2040js`` (bootrom, UF2, GPIO buttons, the
+  ILI9341 SPI decoder, a USB host serving both CDC ports);
+* :mod:`.run`: one run (job file in, JSON lines out) as a :class:`.run.Result`;
+* :mod:`.analyze`: console checks, ``diag`` lines, press-to-pixel latency;
+* :mod:`.mirror`: the same session played in ``tools/emulate`` for comparison;
+* ``heap_code.py``: a ``code.py`` printing free-heap ``diag`` lines.
+
+Implementation Notes
+--------------------
+
+**Software and Dependencies:** Node 20 and ``rp2040js`` 1.4.1 (``package.json``);
+``../shared/circuitpython/`` (UF2, bootrom, ``mpy-cross``); numpy and Pillow
+(requirements-dev.txt).
+"""

@@ -1,0 +1,220 @@
+"""Command line of the emulated Pico (``python -m tools.picosim``; docs/EMULATOR.md)."""
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_DIR = os.path.join("build", "picosim")
+DEFAULT_SECONDS = 10.0
+SCRIPT_TAIL_S = 2.0  # with a script: run on this long after its last key
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="python -m tools.picosim",
+        description="Run the unchanged firmware on the real CircuitPython 10.2.1 Pico UF2 in an"
+                    " emulated RP2040 (rp2040js), headless.")
+    p.add_argument("--seconds", type=float,
+                   help="emulated seconds to run after code.py starts (default %g, or the"
+                        " script's last key + %g s)" % (DEFAULT_SECONDS, SCRIPT_TAIL_S))
+    p.add_argument("--script", metavar="FILE",
+                   help="timed key presses, the format of tools/emulate (times: ms after code.py"
+                        " starts)")
+    p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
+                   help="a settings.toml entry (repeatable), e.g. CSPEED_ATTRACT_S=2")
+    p.add_argument("--attract", type=int, metavar="S",
+                   help="idle seconds on the title before attract mode (CSPEED_ATTRACT_S)")
+    p.add_argument("--demo", action="store_true",
+                   help="attract mode after 1 s, 30 s, screenshot + GIF + log in " + DEFAULT_DIR)
+    p.add_argument("--seed", type=int,
+                   help="seed the firmware's shuffles (code.py becomes"
+                        " run(build(seed=N)[1]) from hw.main)")
+    p.add_argument("--code", metavar="FILE", help="use FILE as code.py (e.g. a diagnostic)")
+    p.add_argument("--mpy", choices=("lib", "all", "none"), default="lib",
+                   help="compile to .mpy with CircuitPython's mpy-cross: the libraries (default),"
+                        " all (engine/ and hw/ too) or none")
+    p.add_argument("--screenshot", metavar="PNG", help="write the panel at the end")
+    p.add_argument("--frames", metavar="DIR", help="write a PNG per refresh that changed pixels")
+    p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames")
+    p.add_argument("--console", metavar="FILE", help="save the console (first CDC port)")
+    p.add_argument("--log", metavar="FILE", help="save usb_cdc.data (the match log)")
+    p.add_argument("--latency", metavar="JSON", nargs="?", const="",
+                   help="press-to-pixel per scripted press: print a summary, write JSON")
+    p.add_argument("--diag", action="store_true",
+                   help="print the console's 'diag ...' lines (CSPEED_DIAG=1) as a summary")
+    p.add_argument("--json", metavar="FILE", help="write a JSON report (times, diag, latency)")
+    p.add_argument("--workdir", default=DEFAULT_DIR, help="build folder (default %(default)s)")
+    p.add_argument("--quiet", action="store_true", help="do not echo the console")
+    return p.parse_args(argv)
+
+
+def _settings(args):
+    settings = {}
+    for item in args.setting:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError("--setting needs KEY=VALUE, not %r" % item)
+        settings[key.strip()] = value.strip()
+    if args.attract is not None:
+        settings["CSPEED_ATTRACT_S"] = str(args.attract)
+    return settings
+
+
+def seeded_code(workdir, seed):
+    """A code.py that runs the firmware with its shuffles seeded."""
+    path = Path(workdir) / "code_seeded.py"
+    path.write_text('"""code.py written by tools/picosim --seed."""\n\n'
+                    "from hw.main import build, run\n\nrun(build(seed=%d)[1])\n" % seed,
+                    encoding="utf-8")
+    return path
+
+
+def script_events(path):
+    """``[(ms, logical key, down)]`` from a tools/emulate script file."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from tools.emulate import script as scripts
+    from tools.emulate.keys import logical_keys
+
+    names = logical_keys()
+    return [(ms, names[name], down) for ms, name, down in scripts.load(path)]
+
+
+def write_frames(result, folder):
+    """Write each captured frame as a PNG; return ``[(ms, path)]``."""
+    from PIL import Image
+
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.startswith("frame_") and name.endswith(".png"):
+            os.remove(os.path.join(folder, name))
+    out = []
+    for ms, rgb in result.frames():
+        path = os.path.join(folder, "frame_%07d.png" % max(0, round(ms)))
+        Image.fromarray(rgb).save(path)
+        out.append((ms, path))
+    return out
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    from tools.picosim import analyze
+    from tools.picosim.run import PicoError, missing, profile_pins, run
+
+    reason = missing()
+    if reason:
+        print("tools.picosim: %s" % reason, file=sys.stderr)
+        return 2
+    workdir = Path(args.workdir)
+    if args.demo:
+        args.attract = 1 if args.attract is None else args.attract
+        args.seconds = 30.0 if args.seconds is None else args.seconds
+        args.screenshot = args.screenshot or str(workdir / "last.png")
+        args.gif = args.gif or str(workdir / "demo.gif")
+        args.log = args.log or str(workdir / "match.log")
+        args.console = args.console or str(workdir / "console.txt")
+    try:
+        settings = _settings(args)
+        events = script_events(args.script) if args.script else []
+    except (OSError, ValueError) as err:
+        print("tools.picosim: %s" % err, file=sys.stderr)
+        return 2
+    seconds = args.seconds
+    if seconds is None:
+        seconds = events[-1][0] / 1000 + SCRIPT_TAIL_S if events else DEFAULT_SECONDS
+    mpy = {"lib": ("lib",), "all": ("lib", "project"), "none": ()}[args.mpy]
+    workdir.mkdir(parents=True, exist_ok=True)
+    code = args.code
+    if args.seed is not None:
+        if code:
+            print("tools.picosim: --seed and --code do not go together", file=sys.stderr)
+            return 2
+        code = seeded_code(workdir, args.seed)
+    echo = None if args.quiet else (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
+    print("picosim: CircuitPython 10.2.1 (Pico UF2) on rp2040js, %g s after code.py starts"
+          % seconds, flush=True)
+    try:
+        result = run(workdir / "run", seconds=seconds, events=events, settings=settings,
+                     mpy=mpy, code=code, capture_frames=bool(args.frames or args.gif),
+                     on_console=echo)
+    except PicoError as err:
+        print("tools.picosim: %s" % err, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    if echo is not None and result.console and not result.console.endswith("\n"):
+        print()
+
+    report = {"emulated_s": round(result.emulated_s, 3),
+              "after_t0_s": round(result.ms(result.done["t"]) / 1000, 3),
+              "t0_emulated_s": round(result.t0 / 1e9, 3),
+              "wall_s": round(result.wall_s, 2),
+              "boot_wall_s": round(result.boot_wall_s or 0, 2),
+              "speed": round(result.emulated_s / result.wall_s, 3) if result.wall_s else None,
+              "refreshes": sum(1 for b in result.bursts if b["changed"]),
+              "problems": analyze.console_problems(result.console),
+              "diag": analyze.diag_records(result)}
+    print("ran %.1f s emulated (code.py started at %.2f s) in %.1f s wall: %.2fx real time;"
+          " boot to code.py %.1f s wall; %d refreshes drew pixels"
+          % (result.emulated_s, result.t0 / 1e9, result.wall_s, report["speed"] or 0,
+             report["boot_wall_s"], report["refreshes"]))
+    for problem in report["problems"]:
+        print("firmware problem: %s (see the console)" % problem)
+
+    if args.screenshot:
+        from PIL import Image
+
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        Image.fromarray(result.frame).save(args.screenshot)
+        print("screenshot: %s" % args.screenshot)
+    if args.frames or args.gif:
+        frames = write_frames(result, args.frames or str(workdir / "frames"))
+        print("frames: %d PNGs in %s" % (len(frames), args.frames or workdir / "frames"))
+        if args.gif and frames:
+            from tools.emulate.demo import make_gif
+
+            print("animated GIF: %s" % make_gif(frames, args.gif))
+    for path, data, what in ((args.console, result.console.encode("utf-8"), "console"),
+                             (args.log, result.data, "usb_cdc.data log")):
+        if path:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            Path(path).write_bytes(data)
+            extra = "  (python3 -m tools.replay %s)" % path if what != "console" else ""
+            print("%s: %s%s" % (what, path, extra))
+    if args.diag:
+        records = report["diag"]
+        print("diag: %d lines" % len(records))
+        for record in records:
+            print("  " + " ".join("%s=%s" % (k, v) for k, v in record.items()))
+    if args.latency is not None:
+        keys = profile_pins()[0]
+        _, results = analyze.replay_results(result.data) if result.data else (0, None)
+        presses = analyze.press_latencies(result, keys, results=results)
+        summary = analyze.latency_summary(presses)
+        report["latency"] = {"summary": summary, "presses": presses}
+        lat = summary["latency_ms"]
+        if lat["n"]:
+            print("press-to-pixel (emulated 125 MHz clock): %d of %d presses drew; median %.1f ms,"
+                  " p95 %.1f ms; to first SPI byte median %.1f ms; refresh median %.1f ms"
+                  % (summary["drawn"], summary["presses"], lat["median"], lat["p95"],
+                     summary["to_first_byte_ms"]["median"], summary["refresh_ms"]["median"]))
+            judged = summary.get("judged_latency_ms")
+            if judged:
+                print("  cover+illegal (presses that draw): median %.1f ms, p95 %.1f ms (n=%d)"
+                      % (judged["median"], judged["p95"], judged["n"]))
+            for r, s in summary.get("by_result", {}).items():
+                print("  %-8s n=%d median %.1f ms p95 %.1f ms" % (r, s["n"], s["median"], s["p95"]))
+        else:
+            print("press-to-pixel: no scripted press drew anything")
+        if args.latency:
+            Path(args.latency).write_text(json.dumps(report["latency"], indent=1))
+            print("latency JSON: %s" % args.latency)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        print("report: %s" % args.json)
+    return 1 if report["problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

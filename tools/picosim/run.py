@@ -1,0 +1,220 @@
+"""One run of the emulated Pico: build the drive, start ``pico.mjs``, collect what it saw.
+
+:func:`run` writes the CIRCUITPY image and a job file into a work folder, runs
+``node tools/picosim/pico.mjs JOB`` and reads its JSON lines as they come (the
+console can be echoed live). It returns a :class:`Result`: console text, the
+``usb_cdc.data`` bytes, the scripted GPIO edges, the SPI bursts (one per display
+refresh) and the panel's last picture.
+
+Implementation Notes
+--------------------
+
+Times: the emulator counts nanoseconds on rp2040js's fixed 125 MHz clock from
+reset. Script times are ms after ``t0``, the moment the console shows
+``code.py`` (CircuitPython 10.2.1 sets the terminal title to ``code.py | 10.2.1``
+once ``code.py`` runs and the host has opened the console, about 50 ms after it
+starts; output printed before that, ``code.py output:`` included, does not reach
+the host); the firmware then
+still imports and builds for a few emulated seconds before its first frame.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tools.picosim import drive as drives
+from tools.picosim.fat import FatError, make_image
+
+ROOT = drives.ROOT
+SHARED = drives.SHARED
+UF2 = SHARED / "raspberry_pi_pico-circuitpython-10.2.1.uf2"
+BOOTROM = SHARED / "rp2040-bootrom-b1.bin"
+GLUE = Path(__file__).with_name("pico.mjs")
+FAT_OFFSET = 0x100000  # CIRCUITPY: after 1020 KB of firmware and 4 KB of NVM
+FAT_SECTORS = 2048  # the rest of the Pico's 2 MB flash
+BOOT_TIMEOUT_MS = 30000  # emulated ms from reset to "code.py"
+GAP_US = 3000  # SPI silence that ends a burst (one refresh)
+PROFILE = "pico_ili9341"
+
+
+class PicoError(Exception):
+    """The run cannot start or broke down (one-line message)."""
+
+
+def missing():
+    """Return a one-line reason the emulated Pico cannot run here, or None."""
+    for path in (UF2, BOOTROM, drives.MPY_CROSS):
+        if not path.is_file():
+            return ("%s is missing: tools/picosim needs ../shared/circuitpython/ (real "
+                    "CircuitPython 10.2.1 builds, see its README)" % path)
+    if shutil.which("node") is None:
+        return "node is not on PATH (tools/picosim needs Node 20 or later)"
+    if not (ROOT / "node_modules" / "rp2040js").is_dir():
+        return "node_modules/rp2040js is missing: run `make node_modules`"
+    return None
+
+
+def pin_number(name):
+    """``"GP17"`` -> 17."""
+    if not name.startswith("GP"):
+        raise PicoError("pin %r is not a Pico GPIO" % name)
+    return int(name[2:])
+
+
+def profile_pins(profile_name=PROFILE):
+    """``(key pins by logical key, dc pin, cs pin)`` of a Pico profile."""
+    from hw.profiles import PROFILES
+
+    profile = PROFILES[profile_name]
+    keys = [pin_number(p) for p in profile["buttons"]["pins"]]
+    spec = profile["display"]
+    return keys, pin_number(spec["dc"]), pin_number(spec["cs"])
+
+
+@dataclass
+class Result:
+    """What one run saw (times in emulated ns from reset unless said otherwise)."""
+
+    console: str = ""
+    console_chunks: list = field(default_factory=list)  # (ns, text) as they came
+    data: bytes = b""
+    t0: int = None
+    edges: list = field(default_factory=list)  # {"t", "pin", "high"}
+    usb: list = field(default_factory=list)  # the host's enumeration steps
+    notes: list = field(default_factory=list)  # other lines the emulator printed
+    bursts: list = field(default_factory=list)  # see pico.mjs
+    done: dict = field(default_factory=dict)
+    wall_s: float = 0.0
+    frame: np.ndarray = None  # (h, w, 3) uint8: the panel at the end
+    frames_path: Path = None  # raw RGB565 frames, one per changing burst
+    workdir: Path = None
+    boot_wall_s: float = None  # wall time from start to "code.py"
+
+    @property
+    def emulated_s(self):
+        """Emulated seconds from reset to the end."""
+        return self.done.get("t", 0) / 1e9
+
+    def ms(self, t):
+        """Emulated ns from reset -> ms after t0."""
+        return (t - self.t0) / 1e6
+
+    def frames(self):
+        """Yield ``(ms after t0, (h, w, 3) uint8 array)`` of every captured frame."""
+        if self.frames_path is None or not self.frames_path.is_file():
+            return
+        w, h = self.done["width"], self.done["height"]
+        by_index = {b["frame"]: b for b in self.bursts if b.get("frame") is not None}
+        raw = np.fromfile(self.frames_path, dtype="<u2")
+        for i in range(len(raw) // (w * h)):
+            words = raw[i * w * h:(i + 1) * w * h]
+            yield self.ms(by_index[i]["end"]), rgb565_to_rgb(words, w, h)
+
+
+def rgb565_to_rgb(words, width, height):
+    """``(height, width, 3)`` uint8 from RGB565 values (bit replication, as tools/emulate)."""
+    p = np.asarray(words, dtype=np.uint16)
+    r, g, b = (p >> 11) & 31, (p >> 5) & 63, p & 31
+    rgb = np.stack([(r << 3) | (r >> 2), (g << 2) | (g >> 4), (b << 3) | (b >> 2)], axis=-1)
+    return rgb.astype(np.uint8).reshape(height, width, 3)
+
+
+def build_image(workdir, settings=None, mpy=("lib",), code=None):
+    """Write the CIRCUITPY image into ``workdir``; return its path."""
+    try:
+        files = drives.drive_files(settings, mpy=mpy, code=code)
+        image = make_image(files, FAT_SECTORS)
+    except (drives.DriveError, FatError, OSError) as err:
+        raise PicoError(str(err)) from None
+    path = Path(workdir) / "circuitpy.img"
+    path.write_bytes(image)
+    return path
+
+
+def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
+        capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE):
+    """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.
+
+    ``events``: ``[(ms after t0, logical key, down)]``; a key down drives its pin low.
+    """
+    reason = missing()
+    if reason:
+        raise PicoError(reason)
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    image = build_image(workdir, settings, mpy, code)
+    keys, dc, cs = profile_pins(profile)
+    job = {
+        "uf2": str(UF2), "bootrom": str(BOOTROM), "fat": str(image), "fatOffset": FAT_OFFSET,
+        "outDir": str(workdir), "untilMs": seconds * 1000.0, "bootTimeoutMs": BOOT_TIMEOUT_MS,
+        "holdHigh": keys, "dcPin": dc, "csPin": cs, "gapUs": gap_us,
+        "captureFrames": bool(capture_frames),
+        "events": [{"ms": ms, "pin": keys[key], "high": not down} for ms, key, down in events],
+    }
+    job_path = workdir / "job.json"
+    job_path.write_text(json.dumps(job), encoding="utf-8")
+    result = Result(workdir=workdir)
+    console = []
+    started = time.monotonic()
+    # stderr to a file: rp2040js's error log could fill a pipe nobody reads meanwhile.
+    stderr_path = workdir / "node-stderr.txt"
+    try:
+        with open(stderr_path, "w", encoding="utf-8") as stderr_file:
+            proc = subprocess.Popen(["node", str(GLUE), str(job_path)], cwd=str(ROOT),
+                                    stdout=subprocess.PIPE, stderr=stderr_file, text=True,
+                                    encoding="utf-8", errors="replace")
+    except OSError as err:
+        raise PicoError("cannot start node: %s" % err) from None
+    try:
+        for line in proc.stdout:
+            try:
+                msg = json.loads(line)
+            except ValueError:  # rp2040js's own log lines (errors only)
+                result.notes.append(line.rstrip())
+                continue
+            kind = msg["type"]
+            if kind == "console":
+                console.append(msg["text"])
+                result.console_chunks.append((msg["t"], msg["text"]))
+                if on_console is not None:
+                    on_console(msg["text"])
+            elif kind == "burst":
+                result.bursts.append(msg)
+            elif kind == "edge":
+                result.edges.append(msg)
+            elif kind == "t0":
+                result.t0 = msg["t"]
+                result.boot_wall_s = time.monotonic() - started
+            elif kind == "usb":
+                result.usb.append(msg)
+            elif kind == "done":
+                result.done = msg
+    except KeyboardInterrupt:
+        proc.terminate()
+        proc.wait()
+        raise
+    finally:
+        proc.wait()
+        stderr = stderr_path.read_text(encoding="utf-8", errors="replace")
+    result.wall_s = time.monotonic() - started
+    if proc.returncode != 0 or not result.done:
+        last = (stderr.strip().splitlines() or ["exit status %s" % proc.returncode])[-1]
+        raise PicoError("the emulator stopped: %s" % last)
+    result.console = "".join(console)
+    (workdir / "console.txt").write_text(result.console, encoding="utf-8")
+    result.data = (workdir / "data.bin").read_bytes()
+    w, h = result.done["width"], result.done["height"]
+    raw = np.fromfile(workdir / "final.raw", dtype="<u2")
+    result.frame = rgb565_to_rgb(raw, w, h)
+    if capture_frames:
+        result.frames_path = workdir / "frames.bin"
+    if result.t0 is None:
+        raise PicoError("no 'code.py' on the console within %d emulated s of reset"
+                        % (BOOT_TIMEOUT_MS // 1000))
+    return result
