@@ -74,6 +74,10 @@ def _number(text, limit, what):
     return value
 
 
+GAMES = ("grid", "row", "speed")  # the values of ``rules game=`` this engine plays
+_NAMED = ("tie", "deadlock_result", "match", "redeal", "remake")  # keys whose values are names
+
+
 def _decode(raw):
     """Text of one raw line (newline kept); ``ValueError`` if too long or not UTF-8."""
     n = len(raw)
@@ -88,10 +92,6 @@ def _decode(raw):
         if at < 0:
             raise ValueError("not UTF-8 text") from None
         raise ValueError("not UTF-8 text (byte 0x%02x at column %d)" % (raw[at], at + 1)) from None
-
-
-GAMES = ("grid", "row", "speed")  # the values of ``rules game=`` this engine plays
-_NAMED = ("tie", "deadlock_result", "match", "redeal", "remake")  # keys whose values are names
 
 
 def game_for(kind, old):
@@ -218,10 +218,9 @@ class LogReader:
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
                 raise ValueError("player must be A or B, not %s" % _show(args[1]))
-            kind_now = getattr(game, "GAME", "grid")
-            if kind_now == "row":
-                pos = _number(args[2], game.piles, "pile")
-            elif kind_now == "speed":
+            if self.kind == "row":
+                pos = _number(args[2], self.rules.piles, "pile")
+            elif self.kind == "speed":
                 pos = _number(args[2], 10, "play")
             else:
                 pos = _number(args[2], 8, "position")
@@ -256,7 +255,7 @@ class LogReader:
             self.keys_read = True
             if self.kind is None:
                 self._use_game("grid")
-            rules = self.rules
+            rules = self.rules  # the game's rules class, once the game is known
             if value is None:  # not seen before: check it (Rules.set checks every key)
                 if key not in rules.KEYS:
                     raise ValueError("unknown rules key %s for game=%s" % (_show(key), self.kind))
