@@ -23,7 +23,7 @@ a CR before it (CRLF) is dropped, a CR anywhere else is part of the line.
 
 from engine.cards import parse_card, write_card
 from engine.game import ERROR_NAMES, OK
-from engine.rules import KEYS, Rules
+from engine.rules import Rules
 from engine.rng import SEED_LIMIT
 from engine.ticks import TICKS_PERIOD, ticks_diff
 
@@ -74,6 +74,10 @@ def _number(text, limit, what):
     return value
 
 
+GAMES = ("grid", "row", "speed")  # the values of ``rules game=`` this engine plays
+_NAMED = ("tie", "deadlock_result", "match", "redeal", "remake")  # keys whose values are names
+
+
 def _decode(raw):
     """Text of one raw line (newline kept); ``ValueError`` if too long or not UTF-8."""
     n = len(raw)
@@ -90,11 +94,44 @@ def _decode(raw):
         raise ValueError("not UTF-8 text (byte 0x%02x at column %d)" % (raw[at], at + 1)) from None
 
 
-class LogReader:
-    """Plays a match log, line by line, into a game."""
+def game_for(kind, old):
+    """A game of ``kind`` taking over from ``old``: its sink and any waiting deck.
 
-    def __init__(self, game):
+    Set-up only (it allocates); ``engine.row`` and ``engine.speed`` are imported only
+    when a log asks for them.
+    """
+    if getattr(old, "GAME", "grid") == kind:
+        return old
+    if kind == "row":
+        from engine.row import RowGame
+        new = RowGame(None, old.sink)
+    elif kind == "speed":
+        from engine.speed import SpeedGame
+        new = SpeedGame(None, old.sink)
+    else:
+        from engine.game import Game
+        new = Game(None, old.sink)
+    if old.has_deck:  # a seed or deck read before the rules waits for its start
+        new.deck[:] = old.deck
+        getattr(new, "deck_rng", new.rng).state = getattr(old, "deck_rng", old.rng).state
+        new.has_deck = True
+    return new
+
+
+class LogReader:
+    """Plays a match log, line by line, into a game.
+
+    The log picks its game (``rules game=grid|row|speed``, RULES-ROW.md section 7): when
+    it differs from the game given, the reader sets up one of the right kind
+    (:func:`game_for`), keeps it in ``game`` and calls ``on_game(new_game)``.
+    """
+
+    def __init__(self, game, on_game=None):
         self.game = game
+        self.on_game = on_game
+        self.kind = None  # the log's game, once known (first rules key or first start)
+        self.keys_read = False  # a rules key has been read
+        self.declared = False  # the log gave ``game`` (as its first rules key)
         self.lineno = 0
         self.seen_header = False
         self.seen_start = False
@@ -167,6 +204,9 @@ class LogReader:
         elif kind == "start":
             self._arity(kind, args, 1)
             t = self._time(args[0])
+            if self.kind is None:
+                self._use_game("grid")
+                game = self.game
             if not game.has_deck:
                 raise ValueError("start without a seed or deck")
             self._apply_rules()
@@ -178,7 +218,12 @@ class LogReader:
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
                 raise ValueError("player must be A or B, not %s" % _show(args[1]))
-            pos = _number(args[2], 8, "position")
+            if self.kind == "row":
+                pos = _number(args[2], self.rules.piles, "pile")
+            elif self.kind == "speed":
+                pos = _number(args[2], 10, "play")
+            else:
+                pos = _number(args[2], 8, "position")
             if not self.seen_start:
                 raise ValueError("press before the first start")
             self._check(game.press(0 if args[1] == "A" else 1, pos, t))
@@ -197,7 +242,6 @@ class LogReader:
         """Check a ``rules`` line; the game gets the merged rules at the first start."""
         if self.seen_start:
             raise ValueError("rules must come before the first start")
-        rules = self.rules
         checked = self._checked
         for arg in args:
             value = checked.get(arg)
@@ -205,11 +249,18 @@ class LogReader:
             if eq <= 0:
                 raise ValueError("rules settings are KEY=VALUE, not %s" % _show(arg))
             key = arg[:eq]
+            if key == "game":
+                self._game_key(arg[eq + 1:])
+                continue
+            self.keys_read = True
+            if self.kind is None:
+                self._use_game("grid")
+            rules = self.rules  # the game's rules class, once the game is known
             if value is None:  # not seen before: check it (Rules.set checks every key)
-                if key not in KEYS:
-                    raise ValueError("unknown rules key %s" % _show(key))
+                if key not in rules.KEYS:
+                    raise ValueError("unknown rules key %s for game=%s" % (_show(key), self.kind))
                 text = arg[eq + 1:]
-                if key not in ("tie", "deadlock_result") and not is_digits(text):
+                if key not in _NAMED and not is_digits(text):
                     raise ValueError("%s must be a non-negative integer, not %s"
                                      % (key, _show(text)))
                 if len(text) > 12:
@@ -232,6 +283,36 @@ class LogReader:
             self.rules_read = False
             self.game.set_rules(self.rules)
 
+    def _game_key(self, value):
+        """``game=``: the first key of the log's rules, or a repeat of the same value."""
+        if value not in GAMES:
+            raise ValueError("game must be one of %s, not %s" % ("/".join(GAMES), _show(value)))
+        if self.declared:
+            if value != self.kind:
+                raise ValueError("game=%s contradicts game=%s" % (value, self.kind))
+            return
+        if self.keys_read:
+            raise ValueError("game must be the first rules key, not after another")
+        self.keys_read = True
+        self.declared = True
+        self._use_game(value)
+
+    def _use_game(self, kind):
+        """The log's game is ``kind``: switch the game and the rules to it."""
+        if self.kind is None:
+            self.kind = kind
+            if kind == "row":
+                from engine.rules import RowRules
+                self.rules = RowRules()
+            elif kind == "speed":
+                from engine.rules import SpeedRules
+                self.rules = SpeedRules()
+            new = game_for(kind, self.game)
+            if new is not self.game:
+                self.game = new
+                if self.on_game is not None:
+                    self.on_game(new)
+
     def _waiting_check(self):
         if self.game.has_deck:
             raise ValueError("a seed or deck is already waiting for its start")
@@ -247,13 +328,15 @@ class LogReader:
             raise ValueError(ERROR_NAMES[code])
 
 
-def play_lines(game, lines):
+def play_lines(game, lines, on_game=None):
     """Play an iterable of log lines into ``game``; raise ``LogError`` if one is bad.
 
     On a bad line the game has already played everything before it, as if the log
     had ended there (the last tick judged, steps due by the last time run).
+    ``on_game`` is called with the new game if the log's ``game`` differs from
+    ``game``'s (see :class:`LogReader`).
     """
-    reader = LogReader(game)
+    reader = LogReader(game, on_game)
     try:
         for line in lines:
             reader.feed(line)
@@ -315,7 +398,7 @@ class LogWriter:
     def rules(self, rules):
         """Return a ``rules`` line with every setting of ``rules``."""
         i = self._text(0, b"rules")
-        for key in KEYS:  # set-up only: encoding allocates
+        for key in rules.KEYS:  # set-up only: encoding allocates
             i = self._text(i, b" ")
             i = self._text(i, key.encode())
             i = self._text(i, b"=")

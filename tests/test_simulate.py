@@ -80,10 +80,11 @@ def test_wilson_interval_against_hand_computed_values():
     assert rate(3, 4)["rate"] == 0.75 and rate(3, 4)["ci95"] == [0.3006, 0.9544]
 
 
-def record(result, why, presses, ms, deals, stucks, dead, ties, illegals, streak=0, resolved=0):
+def record(result, why, presses, ms, deals, stucks, dead, ties, illegals, streak=0, resolved=0,
+           remakes=0):
     r = dict(result=result, why=why, presses=presses, covers=presses, ms=ms, deals=deals,
              stucks=stucks, dead_deals=dead, ties=ties, illegals=illegals,
-             max_streak=streak, max_resolved=resolved)
+             max_streak=streak, max_resolved=resolved, remakes=remakes)
     return tuple(r[f] for f in FIELDS) + (1,)
 
 
@@ -92,9 +93,10 @@ def test_summary_of_a_tiny_hand_made_sample():
         record(0, 0, 100, 20000, 4, 3, 1, 0, 2, 1, 1),
         record(1, 0, 60, 10000, 2, 1, 0, 2, 0, 1, 1),
         record(0, 0, 80, 40000, 6, 5, 2, 1, 4, 3, 2),
-        record(2, 2, 300, 90000, 13, 13, 13, 0, 0, 13, 0),  # a deadlocked draw
+        record(2, 2, 300, 90000, 13, 13, 13, 0, 0, 13, 0, 3),  # a deadlocked draw (3 remakes)
     ]
     s = summarize(recs)
+    assert s["remakes_per_game"] == 0.75
     assert s["n"] == 4
     assert (s["a_wins"]["k"], s["b_wins"]["k"], s["draws"]["k"]) == (2, 1, 1)
     assert s["a_share_of_decided"]["n"] == 3 and s["a_share_of_decided"]["rate"] == 0.6667

@@ -54,15 +54,21 @@ class MatchFile:
         self.path = path
         self.file = self.trace_file = None
         self.file = open(path, "wb")
-        self.game = Game()
+        game = Game()
+        follow = None
         if trace:
             self.trace_file = open(path.with_suffix(".trace"), "w", encoding="utf-8")
-            Tracer(self.game, lambda text: self.trace_file.write(text + "\n"))
-        self.reader = LogReader(self.game)
+            follow = Tracer(game, lambda text: self.trace_file.write(text + "\n")).follow
+        self.reader = LogReader(game, follow)  # the log may pick another game (rules game=)
         self.lines = 0  # whole lines and pieces begun
         self.presses = 0
         self.error = None  # the first bad line: "line N: reason"
         self.long_line = False  # in the middle of an overlong line, already reported
+
+    @property
+    def game(self):
+        """The game the log plays (the reader switches it on ``rules game=row|speed``)."""
+        return self.reader.game
 
     def add(self, raw, ends=True):
         """Write raw bytes of one line (``ends``: its newline is in ``raw`` or was cut).

@@ -1,8 +1,10 @@
 """Replay a match log (LOG.md) and print the engine's trace as JSON lines.
 
-Usage: ``python3 -m tools.replay LOG`` (``-`` reads standard input). A bad line
-prints the trace of everything before it, then ``line N: reason`` on standard error,
-and exits with status 2.
+Any game of the family the engine plays (``rules game=grid``, the default;
+``game=row``, RULES-ROW.md; ``game=speed``, RULES-SPEED.md). Usage:
+``python3 -m tools.replay LOG`` (``-`` reads standard input). A bad line prints the
+trace of everything before it, then ``line N: reason`` on standard error, and exits
+with status 2.
 
 Implementation Notes
 --------------------
@@ -37,9 +39,9 @@ def read_lines(stream):
 def replay(lines, out):
     """Play ``lines`` and write the trace to ``out``; return the exit status."""
     game = Game()
-    Tracer(game, lambda text: out.write(text + "\n"))
+    tracer = Tracer(game, lambda text: out.write(text + "\n"))
     try:
-        play_lines(game, lines)
+        play_lines(game, lines, tracer.follow)
     except LogError as err:
         out.flush()
         sys.stderr.write("%s\n" % err)

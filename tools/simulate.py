@@ -6,8 +6,13 @@ Usage::
     python3 -m tools.simulate --matches 200 --levels expert:beginner,beginner:expert
     python3 -m tools.simulate --games 500 --rules deadlock=8 stuck=500 --json
     python3 -m tools.simulate --games 2000 --plots docs/img
+    python3 -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
 
-A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/bot.py), optionally
+``--game row`` plays the shared-row game of RULES-ROW.md (``engine/row.py``, CPU
+players ``engine/rowbot.py``); its ``--rules`` keys are ``piles``, ``match``,
+``redeal`` and the common ones. ``--game speed`` plays Speed (RULES-SPEED.md,
+``engine/speed.py``, ``engine/speedbot.py``) with ``cards``, ``same``, ``remake``,
+``points`` and the common keys. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/bot.py), optionally
 with its delays scaled: ``normal*1.5`` is a normal player 1.5 times slower. A pairing
 ``X:Y`` puts X in seat A and Y in seat B; several pairings are comma-separated.
 
@@ -28,12 +33,25 @@ import time
 
 from engine.bot import Bot, LEVEL_NAMES, LEVELS, level_params
 from engine.game import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK, Game
-from engine.rules import KEYS, Rules
+from engine.row import RowGame
+from engine.rowbot import RowBot
+from engine.rules import RowRules, Rules, SpeedRules
+from engine.speed import SpeedGame
+from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
 MAX_MATCH_GAMES = 200
+
+# --game NAME: (game class, CPU player class, rules class)
+GAMES = {"grid": (Game, Bot, Rules), "row": (RowGame, RowBot, RowRules),
+         "speed": (SpeedGame, SpeedBot, SpeedRules)}
+
+
+def rule_keys(game):
+    """The ``--rules`` keys of a game (``game`` itself is chosen by ``--game``)."""
+    return tuple(k for k in GAMES[game][2].KEYS if k != "game")
 
 # ------------------------------------------------------------------- driver
 
@@ -131,21 +149,23 @@ def _record(game, sink, bots, t0, t1):
     return (game.result, game.why, bots[0].presses + bots[1].presses,
             game.covers[0] + game.covers[1], ticks_diff(t1, t0), game.deals,
             game.stucks, sink.dead_deals, game.ties, game.illegals[0] + game.illegals[1],
-            sink.max_streak, sink.max_resolved)
+            sink.max_streak, sink.max_resolved, getattr(game, "remakes", 0))
 
 
 FIELDS = ("result", "why", "presses", "covers", "ms", "deals", "stucks", "dead_deals",
-          "ties", "illegals", "max_streak", "max_resolved")
+          "ties", "illegals", "max_streak", "max_resolved", "remakes")
+_MAX_FIELDS = (10, 11)  # a match keeps the longest streaks of its games, sums the rest
 
 
-def run_one(rules, params_a, params_b, seed, index, matches=False):
+def run_one(rules, params_a, params_b, seed, index, matches=False, kind="grid"):
     """Play game (or match) ``index``; return (winner, games, summed FIELDS...)."""
-    game = Game(rules)
+    game_cls, bot_cls, _ = GAMES[kind]
+    game = game_cls(rules)
     sink = StatSink(game)
     game.sink = sink.event
     t = mix(seed, index, 1) & (TICKS_PERIOD - 1)
-    bots = (Bot(game, 0, params_a, mix(seed, index, 2)),
-            Bot(game, 1, params_b, mix(seed, index, 3)))
+    bots = (bot_cls(game, 0, params_a, mix(seed, index, 2)),
+            bot_cls(game, 1, params_b, mix(seed, index, 3)))
     total = None
     n = 0
     while True:
@@ -159,7 +179,7 @@ def run_one(rules, params_a, params_b, seed, index, matches=False):
             total = list(rec)
         else:  # a match sums its games' counts, keeps the longest streaks
             for k in range(2, len(rec)):
-                total[k] = max(total[k], rec[k]) if k >= 10 else total[k] + rec[k]
+                total[k] = max(total[k], rec[k]) if k in _MAX_FIELDS else total[k] + rec[k]
         if not matches or game.match_over or n >= MAX_MATCH_GAMES:
             break
         t = ticks_add(t1, MATCH_GAP_MS)
@@ -170,9 +190,9 @@ def run_one(rules, params_a, params_b, seed, index, matches=False):
 
 
 def _chunk(job):
-    rules_kw, pa, pb, seed, pair, lo, hi, matches = job
-    rules = Rules(**rules_kw)
-    return pair, lo, [run_one(rules, pa, pb, seed, i, matches) for i in range(lo, hi)]
+    rules_kw, pa, pb, seed, pair, lo, hi, matches, kind = job
+    rules = GAMES[kind][2](**rules_kw)
+    return pair, lo, [run_one(rules, pa, pb, seed, i, matches, kind) for i in range(lo, hi)]
 
 
 # --------------------------------------------------------------- statistics
@@ -216,6 +236,27 @@ def spread(xs, scale=1):
             "max": round(max(xs) / scale, 3), "mean": round(sum(xs) / len(xs) / scale, 3)}
 
 
+def mean_ci(xs, scale=1):
+    """Mean of a sample with its 95 % normal-approximation interval, divided by ``scale``."""
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    half = 1.959964 * sd / math.sqrt(n)
+    return {"mean": round(m / scale, 3), "ci95": [round((m - half) / scale, 3),
+                                                   round((m + half) / scale, 3)]}
+
+
+def median_ci(xs, scale=1):
+    """Median with its 95 % distribution-free interval (order statistics), / ``scale``."""
+    s = sorted(xs)
+    n = len(s)
+    half = 1.959964 * math.sqrt(n) / 2
+    lo = max(0, int(math.floor(n / 2 - half)) - 1)
+    hi = min(n - 1, int(math.ceil(n / 2 + half)))
+    return {"median": round(median(s) / scale, 3), "ci95": [round(s[lo] / scale, 3),
+                                                           round(s[hi] / scale, 3)]}
+
+
 def summarize(records, matches=False):
     """Statistics of one pairing's records (tuples from run_one)."""
     n = len(records)
@@ -239,6 +280,13 @@ def summarize(records, matches=False):
         "deadlocks": rate(sum(1 for r in records if r[1] == WHY_DEADLOCK), n),
         "ties_per_game": round(sum(col["ties"]) / n, 3),
         "illegals_per_game": round(sum(col["illegals"]) / n, 3),
+        "remakes_per_game": round(sum(col["remakes"]) / n, 3),  # Speed's side piles
+        "covers": spread(col["covers"]),
+        "seconds_mean": mean_ci(col["ms"], 1000),
+        "seconds_median": median_ci(col["ms"], 1000),
+        "under_60s": rate(sum(1 for v in col["ms"] if v < 60000), n),
+        "from_30_to_90s": rate(sum(1 for v in col["ms"] if 30000 <= v <= 90000), n),
+        "stucks_per_card": round(sum(col["stucks"]) / max(1, sum(col["covers"])), 4),
         "max_stuck_streak": max(col["max_streak"]),
         "max_resolved_streak": max(col["max_resolved"]),
         # For each limit L: games in which a stuck run reached L (would deadlock at
@@ -279,14 +327,17 @@ def parse_pairings(values):
     return pairs
 
 
-def parse_rules(items):
-    rules = Rules()
+def parse_rules(items, kind="grid"):
+    """``KEY=VALUE`` items -> the keyword arguments of the game's rules class."""
+    rules = GAMES[kind][2]()
+    keys = rule_keys(kind)
     for item in items:
         key, eq, value = item.partition("=")
-        if not eq or key not in KEYS:
-            raise argparse.ArgumentTypeError("rules are KEY=VALUE with KEY in %s" % ", ".join(KEYS))
+        if not eq or key not in keys:
+            raise argparse.ArgumentTypeError("rules of --game %s are KEY=VALUE with KEY in %s"
+                                             % (kind, ", ".join(keys)))
         rules.set(key, value)
-    return {key: getattr(rules, key) for key in KEYS}
+    return {key: getattr(rules, key) for key in keys}
 
 
 def mean_card_ms(params):
@@ -317,11 +368,11 @@ class Progress:
         sys.stderr.flush()
 
 
-def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=None):
+def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=None, kind="grid"):
     """Run ``n`` games (or matches) per pairing; return ([records per pairing], seconds)."""
     if chunk is None:
         chunk = max(1, min(50, n // (4 * max(1, jobs)) or 1))
-    work = [(rules_kw, pa[1], pb[1], seed, p, lo, min(n, lo + chunk), matches)
+    work = [(rules_kw, pa[1], pb[1], seed, p, lo, min(n, lo + chunk), matches, kind)
             for p, (pa, pb) in enumerate(pairs) for lo in range(0, n, chunk)]
     results = [[None] * n for _ in pairs]
     bar = Progress(n * len(pairs), quiet)
@@ -342,10 +393,12 @@ def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=
     return results, time.perf_counter() - t0
 
 
-def report(pairs, results, matches, rules_kw, args_text):
+def report(pairs, results, matches, rules_kw, args_text, kind="grid"):
     """The JSON-able report (no timings: it is stable for a given command)."""
     out = {"command": args_text, "unit": "match" if matches else "game",
            "rules": rules_kw, "pairings": []}
+    if kind != "grid":
+        out["game"] = kind
     by_level = {}
     all_recs = []
     for (pa, pb), recs in zip(pairs, results):
@@ -371,7 +424,7 @@ def print_table(rep, out):
     unit = rep["unit"]
     units = unit + ("es" if unit == "match" else "s")
     out.write("California Speed simulation: %s\n" % rep["command"])
-    shown = Rules(**rep["rules"])  # names, as in a log's rules line
+    shown = GAMES[rep.get("game", "grid")][2](**rep["rules"])  # names, as in a log's rules line
     out.write("rules: %s\n\n" % " ".join("%s=%s" % (k, shown.text(k)) for k in rep["rules"]))
     rows = [
         (units, lambda s: str(s["n"])),
@@ -450,6 +503,9 @@ def main(argv=None):
     what.add_argument("--matches", type=int, help="matches per pairing instead of games")
     parser.add_argument("--levels", action="append", default=None,
                         help="pairings LEVEL_A:LEVEL_B[,...] (default normal:normal)")
+    parser.add_argument("--game", choices=sorted(GAMES), default="grid",
+                        help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md); "
+                        "speed: Speed (RULES-SPEED.md)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE")
@@ -461,19 +517,20 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         pairs = parse_pairings(args.levels or ["normal:normal"])
-        rules_kw = parse_rules(args.rules)
+        rules_kw = parse_rules(args.rules, args.game)
     except (argparse.ArgumentTypeError, ValueError) as err:
         parser.error(str(err))
     matches = args.matches is not None
     n = args.matches if matches else (args.games if args.games is not None else 100)
     if n < 1 or args.jobs < 1:
         parser.error("--games/--matches and --jobs must be at least 1")
-    command = "--%s %d --levels %s --seed %d%s" % (
-        "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
+    command = "%s--%s %d --levels %s --seed %d%s" % (
+        "" if args.game == "grid" else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
         args.seed, (" --rules " + " ".join(args.rules)) if args.rules else "")
 
-    results, secs = simulate(pairs, n, args.seed, rules_kw, args.jobs, matches, args.quiet)
-    rep = report(pairs, results, matches, rules_kw, command)
+    results, secs = simulate(pairs, n, args.seed, rules_kw, args.jobs, matches, args.quiet,
+                             kind=args.game)
+    rep = report(pairs, results, matches, rules_kw, command, args.game)
     total = n * len(pairs)
     perf = {"jobs": args.jobs, "seconds": round(secs, 2), "per_second": round(total / secs, 1)}
     if args.plots:
@@ -481,8 +538,8 @@ def main(argv=None):
         if args.sweep_games:
             spairs = parse_pairings([SWEEP])
             sres, _ = simulate(spairs, args.sweep_games, args.seed, rules_kw, args.jobs,
-                               False, args.quiet)
-            sweep = report(spairs, sres, False, rules_kw, "sweep")
+                               False, args.quiet, kind=args.game)
+            sweep = report(spairs, sres, False, rules_kw, "sweep", args.game)
             rep["sweep"] = [{"b": s["b"], "card_ms_gap": s["card_ms_gap"], "a_wins": s["a_wins"]}
                             for s in sweep["pairings"]]
         rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)

@@ -1,0 +1,594 @@
+"""Shared-row California Speed: the rules state machine (RULES-ROW.md).
+
+The second game of the family: one row of 3, 4 or 6 shared piles between the
+players and an *active card* (the top of each player's own pack, face up) that is
+played onto a pile whose top it matches (by rank, suit, or either). Same contract
+as :mod:`engine.game` -- the same calls, return codes, sink events, press results
+and phases -- so a screen, a log reader or a bot drives either game the same way::
+
+    game = RowGame(RowRules(piles=4), sink)   # set-up: allocates every buffer once
+    game.shuffle(seed)                         # or game.set_deck(codes)
+    game.start(t)                              # both players deal one card per pile at t
+    game.press(player, pile, t)                # OK or an E_* code, never raises
+    game.advance(now)                          # time has reached now: run what is due
+    game.finish()                              # end of input: resolve the last tick
+
+Views a screen or a bot may read at any time: ``phase``, ``piles`` (the number of
+piles), ``tops`` (card code by pile; entries from ``piles`` on are ``NO_CARD``),
+``heights``, ``packs`` ([A, B], the active card included), ``active`` ([A, B] card
+codes, ``NO_CARD`` for a player with no cards), ``legal`` ([A, B] bit masks of the
+piles each active card matches, whatever the phase and the locks), ``match_mode``,
+``locked_at(p, t)``, ``lock_left(p, t)``, ``score``, ``stuck_count`` and
+``changes`` (moves whenever anything shown changes). ``coverable`` is the union of
+both players' ``legal`` masks in play (0 otherwise), for code written for the 2x4
+game.
+
+Sink events (``sink(ev, t, i)``), in the order of LOG.md's trace: ``EV_DEAL``,
+``EV_PRESS`` (``i`` indexes ``tick_player``, ``tick_pos`` -- the pile --,
+``tick_result`` and, for a cover, ``tick_card``), ``EV_TICK``, ``EV_STUCK``,
+``EV_OVER`` (``result``, ``why``) and ``EV_MATCH`` (``match_winner``, ``score``).
+
+Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by card):
+
+* ``deck`` bytearray(52): the next game's dealing order (A's pack top first, then B's).
+* ``pack`` bytearray(104): two ring buffers, A at [0:52], B at [52:104];
+  ``pack_head`` is each ring's top (the active card), ``packs`` its count.
+  Cards never go back under a pack in this game, so a ring only shrinks.
+* ``tops``/``heights`` bytearray(6) by pile; ``down`` bytearray(52): the card under
+  a card on its pile (a singly linked list per pile, top down; only tests walk it).
+* ``changed``: six small ints, the *stamp* of each pile's last change. A stamp is
+  a counter that moves when the time of a change differs from the previous one,
+  so equal stamps mean equal times and the order of stamps is the order of times
+  -- without comparing times that may be days apart on a wrapping clock.
+* ``tick_player``/``tick_pos``/``tick_result``/``tick_card`` bytearray(64): the
+  presses of the tick being collected, in arrival order.
+* ``locked`` bytearray(2) and ``lock_end``; ``score``, ``covers``, ``illegals``:
+  two-int lists.
+
+Implementation Notes
+--------------------
+
+Every stored value is a small int (times below 2**29, masks below 2**16), so no
+call allocates after set-up on MicroPython or CircuitPython (tests/mpy/vm_row_alloc.py
+proves it per press, advance, redeal and whole game). A tick is judged in one pass
+over its presses with 16-bit masks keyed ``player * 8 + pile``; then each player's
+play is the lowest pile of their candidates (one card per action), and two plays on
+one pile are a tie. ``legal`` is recomputed only when a top or an active card
+changes. The coin generator (``rng``) takes over the shuffle's generator
+(``deck_rng``) at ``start``, so a ``seed``/``deck`` waiting for its start does not
+change the coin tosses of the game still on. A ``start`` while a game is on is tried
+on a private copy (allocated the first time, never by the firmware), so a refused
+start changes nothing. Constants are those of :mod:`engine.game`, shared by both
+games.
+"""
+
+from engine.cards import NO_CARD
+from engine.compat import const
+from engine.game import (  # noqa: F401 (re-exported: one set of names for both games)
+    COVER, DEALING, DRAW, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME,
+    EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, EV_TICK, IDLE, IGNORED, ILLEGAL,
+    LOCKED, LOST_TIE, OK, OVER, PLAY, STUCK, TICK_CAPACITY, TIE, WHY_BOTH_OUT,
+    WHY_DEADLOCK, WHY_OUT, WIN_A, WIN_B,
+)
+from engine.rng import Rng, shuffle
+from engine.rules import (
+    DEADLOCK_FEWER, MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules, TIE_COIN,
+)
+from engine.ticks import ticks_add, ticks_diff
+
+MAX_PILES = const(6)
+_TICKS_LIMIT = const(1 << 29)
+
+_STATE_INTS = (
+    "penalty", "deal_ms", "stuck_ms", "piles", "match_mode", "match_over", "match_winner",
+    "games", "started", "clock", "has_deck", "changes", "phase", "result", "why",
+    "coverable", "stuck_count", "deals", "stucks", "ties", "tick_n", "tick_t", "due",
+    "_stamp", "_stamp_t",
+)
+_STATE_BUFS = (
+    "pack", "pack_head", "packs", "tops", "heights", "down", "active", "legal",
+    "tick_player", "tick_pos", "tick_result", "tick_card", "score", "lock_end", "locked",
+    "covers", "illegals", "changed",
+)
+
+
+def matches(mode, a, b):
+    """True if card ``a`` may be played on card ``b`` under match ``mode``."""
+    if mode == MATCH_RANK:
+        return a >> 2 == b >> 2
+    if mode == MATCH_SUIT:
+        return a & 3 == b & 3
+    return a >> 2 == b >> 2 or a & 3 == b & 3
+
+
+class RowGame:
+    """One match of shared-row California Speed between players A (0) and B (1)."""
+
+    GAME = "row"
+
+    def __init__(self, rules=None, sink=None):
+        self.rules = RowRules()
+        if rules is not None:
+            rules.check()
+            self.rules.copy_from(rules)
+        self.sink = sink
+        self.rng = Rng(0)  # coin tosses of the game on
+        self.deck_rng = Rng(0)  # the next deck's shuffle; rng takes it over at start
+        self.deck = bytearray(52)
+        self.pack = bytearray(104)
+        self.pack_head = bytearray(2)
+        self.packs = bytearray(2)
+        self.tops = bytearray(MAX_PILES)
+        self.heights = bytearray(MAX_PILES)
+        self.down = bytearray(52)
+        self.active = bytearray(2)
+        self.legal = bytearray(2)
+        self.changed = [0] * MAX_PILES
+        self.tick_player = bytearray(TICK_CAPACITY)
+        self.tick_pos = bytearray(TICK_CAPACITY)
+        self.tick_result = bytearray(TICK_CAPACITY)
+        self.tick_card = bytearray(TICK_CAPACITY)
+        self._first = bytearray(16)  # tick index of each (player, pile)'s first press
+        self.score = [0, 0]
+        self.lock_end = [0, 0]
+        self.locked = bytearray(2)
+        self.covers = [0, 0]
+        self.illegals = [0, 0]
+        self._trial = None  # a copy to try a start on (see start)
+        self.new_match()
+
+    # ----------------------------------------------------------------- set-up
+
+    def new_match(self):
+        """Forget everything but the rules: score 0-0, no game, no clock."""
+        r = self.rules
+        self.penalty = r.penalty
+        self.deal_ms = r.deal
+        self.stuck_ms = r.stuck
+        self.piles = r.piles
+        self.match_mode = r.match
+        self.score[0] = self.score[1] = 0
+        self.match_over = False
+        self.match_winner = -1
+        self.games = 0
+        self.started = False
+        self.clock = 0
+        self.has_deck = False
+        self.changes = 0
+        self._reset_table()
+        self.phase = IDLE
+        self.result = -1
+        self.why = -1
+
+    def set_rules(self, rules):
+        """Replace the rules and begin a new match; not while a game is on."""
+        if self.phase in (DEALING, PLAY, STUCK):
+            raise ValueError("rules cannot change while a game is on")
+        rules.check()
+        self.rules.copy_from(rules)
+        has_deck = self.has_deck  # a seed or deck may already wait for its start
+        self.new_match()
+        self.has_deck = has_deck
+
+    def shuffle(self, seed):
+        """Prepare the next game's deck: Fisher-Yates from ``seed`` (as engine.game)."""
+        self.deck_rng.seed(seed)
+        for i in range(52):
+            self.deck[i] = i
+        shuffle(self.deck_rng, self.deck, 52)
+        self.has_deck = True
+
+    def set_deck(self, codes):
+        """Prepare the next game's deck from 52 distinct codes; False if invalid."""
+        if len(codes) != 52:
+            return False
+        seen = bytearray(52)  # set-up only
+        for c in codes:
+            if not 0 <= c < 52 or seen[c]:
+                return False
+            seen[c] = 1
+        for i in range(52):
+            self.deck[i] = codes[i]
+        self.deck_rng.seed(0)  # coin tosses of a dealt deck start from seed 0
+        self.has_deck = True
+        return True
+
+    # ------------------------------------------------------------------ input
+
+    def start(self, t):
+        """Start the next game of the match: a full deal round at ``t``.
+
+        Refused (and nothing changes) unless a deck waits and the game in progress
+        is over by ``t`` -- judging its last tick and running its timed steps.
+        """
+        if not isinstance(t, int):
+            return E_ARG
+        if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
+            return E_TIME
+        if not self.has_deck:
+            return E_NO_DECK
+        if self.match_over:
+            return E_MATCH_OVER
+        if self.started:
+            if self.phase != OVER:
+                code = self._try_start(t)
+                if code != OK:
+                    return code
+            if self.tick_n:
+                self._resolve()  # presses stamped t came before the start
+            self._move_to(t)
+        self.started = True
+        self.clock = t
+        self.has_deck = False
+        self.games += 1
+        self.rng.state = self.deck_rng.state  # this game's coins follow its shuffle
+        self._reset_table()
+        for i in range(26):
+            self.pack[i] = self.deck[i]
+            self.pack[52 + i] = self.deck[26 + i]
+        self.packs[0] = self.packs[1] = 26
+        self._deal(t, False)
+        self._run_steps(t)  # a zero-length deal window ends at once
+        return OK
+
+    def press(self, player, pile, t):
+        """Queue a press of ``pile`` by ``player`` seen at time ``t``; OK or E_*."""
+        if not (isinstance(player, int) and isinstance(pile, int) and isinstance(t, int)):
+            return E_ARG
+        if not 0 <= player <= 1 or not 0 <= pile < self.piles:
+            return E_ARG
+        if not self.started:
+            return E_NO_GAME
+        if t != self.clock:
+            if not 0 <= t < _TICKS_LIMIT or ticks_diff(t, self.clock) < 0:
+                return E_TIME
+            self._move_to(t)
+        n = self.tick_n
+        if n == TICK_CAPACITY:
+            return E_FULL
+        self.tick_player[n] = player
+        self.tick_pos[n] = pile
+        self.tick_t = t
+        self.tick_n = n + 1
+        return OK
+
+    def advance(self, t):
+        """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
+        if not isinstance(t, int):
+            return E_ARG
+        if t == self.clock:
+            return OK
+        if not 0 <= t < _TICKS_LIMIT:
+            return E_TIME
+        if not self.started:
+            self.clock = t
+            return OK
+        if ticks_diff(t, self.clock) < 0:
+            return E_TIME
+        self._move_to(t)
+        return OK
+
+    def finish(self):
+        """End of input: judge the pending tick and run steps due by ``clock``."""
+        if self.tick_n:
+            self._resolve()
+        if self.started:
+            self._run_steps(self.clock)
+
+    # ------------------------------------------------------------------ views
+
+    def locked_at(self, player, t):
+        """Return True if ``player``'s pad is locked at time ``t`` (not before ``clock``)."""
+        return bool(self.locked[player]) and ticks_diff(self.lock_end[player], t) > 0
+
+    def lock_left(self, player, t):
+        """Return the ms of lock left for ``player`` at ``t`` (0 if none)."""
+        if not self.locked[player]:
+            return 0
+        left = ticks_diff(self.lock_end[player], t)
+        return left if 0 < left <= self.penalty else 0
+
+    def due_at(self):
+        """Return the time of the next timed step, or -1 if none is waiting."""
+        return self.due
+
+    # -------------------------------------------------------------- internals
+
+    def _reset_table(self):
+        for pile in range(MAX_PILES):
+            self.tops[pile] = NO_CARD
+            self.heights[pile] = 0
+            self.changed[pile] = 0
+        self.packs[0] = self.packs[1] = 0
+        self.pack_head[0] = self.pack_head[1] = 0
+        self.active[0] = self.active[1] = NO_CARD
+        self.legal[0] = self.legal[1] = 0
+        self.coverable = 0
+        self.locked[0] = self.locked[1] = 0
+        self.covers[0] = self.covers[1] = 0
+        self.illegals[0] = self.illegals[1] = 0
+        self.stuck_count = 0
+        self.deals = 0
+        self.stucks = 0
+        self.ties = 0
+        self.tick_n = 0
+        self.tick_t = 0
+        self.due = -1
+        self._stamp = 0
+        self._stamp_t = -1
+        self.changes += 1
+
+    def _move_to(self, t):
+        """Time reaches ``t``: judge an earlier tick, run the steps due by ``t``, end locks."""
+        if self.tick_n and t != self.tick_t:
+            self._resolve()
+        if self.due >= 0:
+            self._run_steps(t)
+        if self.locked[0] or self.locked[1]:
+            for player in range(2):  # a passed lock is over for good
+                if self.locked[player] and ticks_diff(t, self.lock_end[player]) >= 0:
+                    self.locked[player] = 0
+        self.clock = t
+
+    def _try_start(self, t):
+        """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
+        trial = self._trial
+        if trial is None:
+            trial = self._trial = RowGame()  # a start during a game: a log, not the firmware
+        trial.rules.copy_from(self.rules)
+        for name in _STATE_INTS:
+            setattr(trial, name, getattr(self, name))
+        for name in _STATE_BUFS:
+            getattr(trial, name)[:] = getattr(self, name)
+        trial.rng.state = self.rng.state
+        if trial.tick_n:
+            trial._resolve()
+        trial._move_to(t)
+        if trial.match_over:
+            return E_MATCH_OVER
+        return OK if trial.phase == OVER else E_BUSY
+
+    def _emit(self, ev, t, i):
+        sink = self.sink
+        if sink is not None:
+            sink(ev, t, i)
+
+    def _stamp_at(self, t):
+        """The change stamp of time ``t`` (equal times, equal stamps)."""
+        if t != self._stamp_t:
+            self._stamp += 1
+            self._stamp_t = t
+        return self._stamp
+
+    def _take(self, player):
+        """Take the active card of ``player`` (the pack is not empty)."""
+        head = self.pack_head[player]
+        self.pack_head[player] = head + 1 if head < 51 else 0
+        self.packs[player] -= 1
+        return self.pack[player * 52 + head]
+
+    def _put(self, pile, card, stamp):
+        """Put ``card`` face up on ``pile``."""
+        self.down[card] = self.tops[pile]
+        self.tops[pile] = card
+        self.heights[pile] += 1
+        self.changed[pile] = stamp
+
+    def _update_table(self):
+        """Recompute the active cards and the legal masks after a change."""
+        mode = self.match_mode
+        tops = self.tops
+        for player in range(2):
+            card = NO_CARD
+            mask = 0
+            if self.packs[player]:
+                card = self.pack[player * 52 + self.pack_head[player]]
+                for pile in range(self.piles):
+                    top = tops[pile]
+                    if mode == MATCH_RANK:
+                        ok = card >> 2 == top >> 2
+                    elif mode == MATCH_SUIT:
+                        ok = card & 3 == top & 3
+                    else:
+                        ok = card >> 2 == top >> 2 or card & 3 == top & 3
+                    if ok:
+                        mask |= 1 << pile
+            self.active[player] = card
+            self.legal[player] = mask
+        self.coverable = self.legal[0] | self.legal[1] if self.phase == PLAY else 0
+        self.changes += 1
+
+    def _deal(self, t, redeal):
+        """A deal round at ``t``: full (start, ``redeal=all``) or onto the two latest piles.
+
+        On each pile A's card goes down first, then B's; a player never deals the
+        last card of their pack.
+        """
+        stamp = self._stamp_at(t)
+        two = redeal and self.rules.redeal == REDEAL_TWO
+        first = second = 0
+        if two:
+            first = self._latest(-1)
+            second = self._latest(first)
+        count = 2 if two else self.piles
+        for k in range(count):
+            pile = k
+            if two:
+                pile = first if k == 0 else second
+            for player in range(2):
+                if self.packs[player] > 1:
+                    self._put(pile, self._take(player), stamp)
+        self.phase = DEALING
+        self.due = ticks_add(t, self.deal_ms)
+        self.deals += 1
+        self._update_table()
+        self._emit(EV_DEAL, t, -1)
+
+    def _latest(self, skip):
+        """The pile changed most recently (lower number on equal times), not ``skip``."""
+        best = -1
+        changed = self.changed
+        for pile in range(self.piles):
+            if pile != skip and (best < 0 or changed[pile] > changed[best]):
+                best = pile
+        return best
+
+    def _run_steps(self, t):
+        """Run the timed steps (deal end, pause end) due at or before ``t``."""
+        while self.due >= 0:
+            due = self.due
+            if ticks_diff(t, due) < 0:
+                return
+            self.due = -1
+            if self.phase == DEALING:
+                self.phase = PLAY
+                self._update_table()
+                if not self.coverable:
+                    self._become_stuck(due)
+            else:
+                self._deal(due, True)
+
+    def _become_stuck(self, t):
+        self.stuck_count += 1
+        self.stucks += 1
+        self.coverable = 0
+        self.changes += 1
+        self._emit(EV_STUCK, t, -1)
+        packs = self.packs
+        if self.stuck_count >= self.rules.deadlock or (packs[0] < 2 and packs[1] < 2):
+            result = DRAW
+            if self.rules.deadlock_result == DEADLOCK_FEWER and packs[0] != packs[1]:
+                result = WIN_A if packs[0] < packs[1] else WIN_B
+            self._end(t, result, WHY_DEADLOCK)
+        else:
+            self.phase = STUCK
+            self.due = ticks_add(t, self.stuck_ms)
+
+    def _end(self, t, result, why):
+        self.phase = OVER
+        self.due = -1
+        self.result = result
+        self.why = why
+        self.coverable = 0
+        self.locked[0] = self.locked[1] = 0  # locks end with the game
+        self.changes += 1
+        if result != DRAW:
+            self.score[result] += 1
+            if self.score[result] >= self.rules.wins:
+                self.match_over = True
+                self.match_winner = result
+        self._emit(EV_OVER, t, -1)
+        if self.match_over:
+            self._emit(EV_MATCH, t, -1)
+
+    def _resolve(self):
+        """Judge the pending tick on the table, active cards and locks at its start."""
+        t = self.tick_t
+        n = self.tick_n
+        self.tick_n = 0
+        players = self.tick_player
+        piles = self.tick_pos
+        results = self.tick_result
+        cards = self.tick_card
+        first = self._first
+        in_play = self.phase == PLAY
+        lock_a = self.locked_at(0, t)
+        lock_b = self.locked_at(1, t)
+        legal_a = self.legal[0]
+        legal_b = self.legal[1]
+        want_a = 0  # each player's candidate piles
+        want_b = 0
+        seen = 0  # bit player * 8 + pile: already pressed in this tick
+        bad_a = False
+        bad_b = False
+        for i in range(n):
+            player = players[i]
+            pile = piles[i]
+            key = player * 8 + pile
+            cards[i] = NO_CARD
+            if not in_play or (seen >> key) & 1:
+                results[i] = IGNORED
+                continue
+            seen |= 1 << key
+            first[key] = i
+            if lock_b if player else lock_a:
+                results[i] = LOCKED
+            elif not ((legal_b if player else legal_a) >> pile) & 1:
+                results[i] = ILLEGAL
+                self.illegals[player] += 1
+                if player:
+                    bad_b = True
+                else:
+                    bad_a = True
+            else:
+                results[i] = COVER
+                if player:
+                    want_b |= 1 << pile
+                else:
+                    want_a |= 1 << pile
+        play_a = _lowest(want_a)  # one card per action: the lowest pile plays
+        play_b = _lowest(want_b)
+        for pile in range(self.piles):
+            if pile != play_a and (want_a >> pile) & 1:
+                results[first[pile]] = IGNORED
+            if pile != play_b and (want_b >> pile) & 1:
+                results[first[8 + pile]] = IGNORED
+        if play_a >= 0 and play_a == play_b:
+            self.ties += 1
+            if self.rules.tie == TIE_COIN:
+                if self.rng.below(2):  # 0: A wins the coin
+                    results[first[play_a]] = LOST_TIE
+                    play_a = -1
+                else:
+                    results[first[8 + play_b]] = LOST_TIE
+                    play_b = -1
+            else:
+                results[first[play_a]] = TIE
+                results[first[8 + play_b]] = TIE
+                play_a = play_b = -1
+        if self.penalty:
+            if bad_a:
+                self.locked[0] = 1
+                self.lock_end[0] = ticks_add(t, self.penalty)
+            if bad_b:
+                self.locked[1] = 1
+                self.lock_end[1] = ticks_add(t, self.penalty)
+        out = 0
+        if play_a >= 0 or play_b >= 0:
+            stamp = self._stamp_at(t)
+            for player in range(2):
+                pile = play_b if player else play_a
+                if pile >= 0:
+                    card = self._take(player)
+                    self._put(pile, card, stamp)
+                    cards[first[player * 8 + pile]] = card
+                    self.covers[player] += 1
+                    if not self.packs[player]:
+                        out |= 1 << player
+            self.stuck_count = 0
+            self._update_table()
+        real = False
+        for i in range(n):
+            if results[i] != IGNORED:
+                real = True
+            self._emit(EV_PRESS, t, i)
+        if real:
+            self.changes += 1
+            self._emit(EV_TICK, t, -1)
+        if out:
+            if out == 3:
+                self._end(t, DRAW, WHY_BOTH_OUT)
+            else:
+                self._end(t, WIN_A if out == 1 else WIN_B, WHY_OUT)
+        elif (play_a >= 0 or play_b >= 0) and not self.coverable:
+            self._become_stuck(t)
+
+
+def _lowest(mask):
+    """The lowest set bit's index, or -1."""
+    if not mask:
+        return -1
+    pile = 0
+    while not (mask >> pile) & 1:
+        pile += 1
+    return pile
