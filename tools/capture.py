@@ -55,14 +55,21 @@ class MatchFile:
         self.file = self.trace_file = None
         self.file = open(path, "wb")
         self.game = Game()
+        self.tracer = None
         if trace:
             self.trace_file = open(path.with_suffix(".trace"), "w", encoding="utf-8")
-            Tracer(self.game, lambda text: self.trace_file.write(text + "\n"))
-        self.reader = LogReader(self.game)
+            self.tracer = Tracer(self.game, lambda text: self.trace_file.write(text + "\n"))
+        self.reader = LogReader(self.game, self._follow)
         self.lines = 0  # whole lines and pieces begun
         self.presses = 0
         self.error = None  # the first bad line: "line N: reason"
         self.long_line = False  # in the middle of an overlong line, already reported
+
+    def _follow(self, game):
+        """The log named another game (``rules game=row``): summarise and trace that one."""
+        self.game = game
+        if self.tracer is not None:
+            self.tracer.follow(game)
 
     def add(self, raw, ends=True):
         """Write raw bytes of one line (``ends``: its newline is in ``raw`` or was cut).
