@@ -130,3 +130,15 @@ def test_one_reader_switches_to_the_game_a_log_names_and_says_so():
     same = RowGame()
     reader = play_lines(same, ["CSLOG 1", "rules game=row", "seed 1", "start 0"], seen.append)
     assert reader.game is same
+
+
+def test_capture_keeps_a_row_match_and_its_trace(tmp_path):
+    from tools.capture import MatchFile
+
+    log = (ROOT / "tests" / "golden" / "row-match.log").read_bytes()
+    m = MatchFile(tmp_path / "m.log", trace=True)
+    for raw in log.splitlines(keepends=True):
+        m.add(raw)
+    summary = m.close()
+    assert "A won 2-1" in summary and "DAMAGED" not in summary, summary
+    assert (tmp_path / "m.trace").read_text() == (ROOT / "tests" / "golden" / "row-match.trace").read_text()
