@@ -135,10 +135,12 @@ def test_scripted_game_through_gpio_replays(session, tmp_path):
     assert len(presses) == scripted  # every GPIO press reached the engine, once
     assert {e["p"] for e in presses} == {"A", "B"}
     assert any(e["r"] == "cover" for e in presses)
-    # Each scripted press is found in the log 3.9-5.8 ms after its edge (key scan).
+    # Each scripted press is stamped with the device's clock 3-7 ms after the device's
+    # clock at its edge: keypad's third scan, 4-7 ticks of 977 us (tools.picosim.analyze).
     labelled = [p for p in session.presses if "log_t" in p]
     assert len(labelled) == scripted
-    assert all(3.5 <= p["scan_ms"] <= 6.5 for p in labelled), labelled
+    assert all(3 <= p["scan_ms"] <= 7 for p in labelled), \
+        [(p["t_ms"], p["scan_ms"]) for p in labelled]
 
 
 @needs_pico
@@ -189,6 +191,34 @@ def test_diag_lines_are_parsed_generically():
     assert records[0]["free"] == 91234 and records[0]["lowest"] == -5
     assert records[0]["t_ms"] == 2.5  # the time its last chunk arrived
     assert records[1] == {"tag": "stats", "t_ms": 2.5, "frames": 10, "loop_us": 1130, "x": "ab"}
+
+
+def test_device_clock_is_circuitpythons_1024_hz_tick():
+    start = (1 << 29) - (1 << 16)  # supervisor.ticks_ms() at reset
+    assert analyze.device_ticks_ms(0) == start
+    assert analyze.device_ticks_ms(977_000) == start  # 977 us: tick 1, still ms 0
+    assert analyze.device_ticks_ms(977_000_000) == start + 976  # tick 1000: 1 000 000 // 1024
+    assert analyze.device_ticks_ms(2 * 977_000) == start + 1  # tick 2: 2000 // 1024
+    assert analyze.device_ticks_ms(999_999_000) == start + 999  # tick 1023, the short one
+    assert analyze.device_ticks_ms(1_000_000_000) == start + 1000  # a new second: tick 1024
+    assert analyze.device_ticks_ms(70_000_000_000) == 70_000 - (1 << 16)  # wrapped
+
+
+def test_presses_are_labelled_from_the_device_clock_not_from_each_other():
+    from tools.picosim.run import Result
+
+    pins = list(range(17))
+    result = Result(t0=1_000_000_000)  # 1 s after reset
+    result.edges = [{"t": result.t0 + ms * 1_000_000, "pin": pin, "high": False}
+                    for ms, pin in ((100, 0), (300, 8), (500, 0))]
+    at = [analyze.device_ticks_ms(e["t"]) for e in result.edges]
+    # A0 at 100 ms stamped 5 ms on; B's 300 ms press (B0 is table position 4) 70 ms
+    # late, as a press stamped by the game loop would be; A0 again at 500 ms, 7 ms on.
+    result.data = ("CSLOG 1\npress %d A 0\npress %d B 4\npress %d A 0\n"
+                   % (at[0] + 5, at[1] + 70, at[2] + 7)).encode()
+    presses = analyze.press_latencies(result, pins, results=["cover", "illegal", "locked"])
+    assert [p.get("scan_ms") for p in presses] == [5, None, 7]
+    assert [p.get("r") for p in presses] == ["cover", None, "locked"]
 
 
 def test_console_problems():

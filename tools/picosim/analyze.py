@@ -14,9 +14,21 @@ the burst's first SPI byte (key scan, debounce, Python, ``refresh()`` before its
 first byte) and the burst's own length (displayio building pixels, and the SPI).
 
 **Log matching**: a press line ``press T P N`` of the ``usb_cdc.data`` log is paired
-with the scripted edge on that player's pin for position N just before it; the
-device's ``ticks_ms`` is ns/1e6 plus a constant, found as the smallest
-``T - edge`` difference (the key scan adds 3.9-5.8 ms after the edge).
+with the scripted edge on that player's pin for position N just before it. ``T`` is
+compared with the device's own ``ticks_ms`` at the edge, computed from the emulated
+clock the way CircuitPython 10.2.1 counts on the RP2040 (:func:`device_ticks_ms`): no
+offset is estimated from the presses themselves, so a press stamped late or early
+shows. ``scan_ms`` (``T`` minus that) is 3-7: ``keypad`` scans in the 1024 Hz tick
+interrupt every 2 ticks and reports the third scan that sees the key (debounce 3), the
+first 0-2 ticks after the edge's tick; the interrupt re-arms itself 977 us after it
+ran, so now and then a tick is skipped and a scan comes a tick late; the stamp is the
+scan's tick in whole ms. So 4-7 ticks of 977 us, 3-7 ms apart once both ends are
+floored to ms. (Only ``T - edge`` spread is seen if the clock is estimated from the
+presses, and a tick is about 1 ms: the stamp trails the scan by 0-2.4 ms, so the
+spread alone is not the 3.9-5.8 ms of the scan times.)
+
+:func:`ticks_offset` (the mirror's game-time alignment) still estimates a constant
+from the smallest ``T - edge``; it only needs to be right within a scan.
 
 **diag lines**: console lines ``diag TAG key=value ...`` (the firmware's
 ``CSPEED_DIAG`` option) become ``{"tag": TAG, "t_ms": ..., key: int or text}``.
@@ -144,7 +156,8 @@ def press_latencies(result, key_pins, window_ms=1000, results=None):
         limit = t + window_ms * 1e6
         if i + 1 < len(downs):
             limit = min(limit, downs[i + 1]["t"])
-        press = {"t_ms": round(result.ms(t), 3), "key": pin_key[edge["pin"]], "pin": edge["pin"]}
+        press = {"t_ms": round(result.ms(t), 3), "key": pin_key[edge["pin"]], "pin": edge["pin"],
+                 "dev_t": device_ticks_ms(t)}
         burst = next((b for b in changing if b["start"] > t), None)
         first = next((b for b in any_burst if b["start"] > t), None)
         if burst is not None and burst["start"] < limit:
@@ -160,6 +173,22 @@ def press_latencies(result, key_pins, window_ms=1000, results=None):
 
 
 SCAN_MIN_MS = 3.9  # the earliest a key scan can report a press after its edge
+MATCH_WINDOW_MS = 16  # a log press is its edge's when stamped within this after it
+
+# CircuitPython 10.2.1's clock on the RP2040 (ports/raspberrypi/supervisor/port.c):
+# 1024 raw ticks a second, each 977 us of the timer (the second's last one shorter);
+# ticks_ms is raw * 1000 // 1024, started 65536 ms below its 2**29 wrap.
+TICKS_MS_START = TICKS_PERIOD - (1 << 16)
+
+
+def device_ticks_ms(ns):
+    """The device's ``supervisor.ticks_ms()`` at ``ns`` emulated ns from reset.
+
+    rp2040js's timer counts the emulated clock's microseconds from reset.
+    """
+    us = int(ns) // 1000
+    raw = 1024 * (us // 1000000) + us % 1000000 // 977
+    return (raw * 1000 // 1024 + TICKS_MS_START) % TICKS_PERIOD
 
 
 def _pairs(result, key_pins):
@@ -197,19 +226,16 @@ def ticks_offset(result, key_pins):
 
 
 def _label(result, presses, key_pins, results):
-    """Attach the log's tick and the engine's result to each press the log holds."""
-    best = _best_offset(result, key_pins)
-    if best is None:
-        return
+    """Attach the log's tick, ``scan_ms`` and the engine's result to each press it holds."""
     by_pin = {}
     for press in presses:
         by_pin.setdefault(press["pin"], []).append(press)
     for index, ticks, pin in _pairs(result, key_pins):
         for press in by_pin.get(pin, ()):
-            delay = (ticks - press["t_ms"] - best) % TICKS_PERIOD
-            if delay < 8 and "log_t" not in press:
+            delay = (ticks - press["dev_t"]) % TICKS_PERIOD
+            if delay < MATCH_WINDOW_MS and "log_t" not in press:
                 press["log_t"] = ticks
-                press["scan_ms"] = round(delay + SCAN_MIN_MS, 3)
+                press["scan_ms"] = delay
                 if results is not None and index < len(results):
                     press["r"] = results[index]
                 break
