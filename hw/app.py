@@ -35,7 +35,9 @@ replays to exactly the device's game. A match runs game after game until one pla
 has won it; a drawn game is followed by another game with a fresh shuffle (a new
 seed from the device's own generator). START pauses and resumes (presses are not
 played while paused; the engine's clock keeps running, so a deal or a stuck pause
-may end during a pause); holding START for a second returns to the menu.
+may end during a pause); holding START for a second returns to the menu (the game
+is first advanced to the pass's time, so a press read in that same pass is judged on
+the device as the log's replay judges it).
 
 Attract mode: after ``attract_ms`` (:data:`ATTRACT_MS`, 20 s; ``CSPEED_ATTRACT_S``
 in ``settings.toml``, 0 = never) on the title screen with no button event, the
@@ -188,7 +190,7 @@ class App:
         if self.start_down and not self.start_long and \
                 ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
             self.start_long = True
-            self._start_held()
+            self._start_held(now)
         if self.mode >= READY:
             self._advance(now)
             self._flow(now)
@@ -424,8 +426,11 @@ class App:
         else:
             self.paused = not self.paused
 
-    def _start_held(self):
+    def _start_held(self, now):
         if self.mode >= READY and self.mode != DONE:
+            # Presses read in this pass are logged: judge them before the match is
+            # dropped, as a replay of the log does (a clock line says so).
+            self._advance(now)
             self.log.comment(ABANDON_TEXT)
         if self.mode != TITLE:
             self._show(MENU)
