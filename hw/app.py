@@ -164,6 +164,7 @@ class App:
         self.start_at = 0
         self.start_long = False
         self.first_play = False
+        self.go = False  # "GO" is showing (from play_since, for GO_MS)
         self.play_since = 0
         self.logged_at = 0
         self.sound = SOUND_NONE
@@ -268,31 +269,46 @@ class App:
             self.log.clock(game.clock)
             self.logged_at = game.clock
 
+    def _due(self, now):
+        """True once ``until`` has passed; a passed deadline is kept just behind
+        ``now``, so it stays passed however long the device sits (no wrap back)."""
+        if ticks_diff(now, self.until) >= 0:
+            self.until = now
+            return True
+        return False
+
     def _flow(self, now):
         if self.paused:
+            self._due(now)  # a countdown that ran out while paused stays run out
             return
         game = self.game
         mode = self.mode
         if mode == READY:
-            if ticks_diff(now, self.until) >= 0:
+            if self._due(now):
                 self._start_game(now)
         elif mode == GAME:
             if game.phase == OVER:
                 self.mode = RESULT
                 self.until = ticks_add(now, RESULT_MS)
         elif mode == RESULT:
-            if ticks_diff(now, self.until) >= 0:
+            if self._due(now):
                 if game.match_over:
                     self.mode = DONE
                     self.until = ticks_add(now, ATTRACT_DONE_MS)
                 else:
                     self._ready(now)
         elif mode == DONE:
-            if self.attract and ticks_diff(now, self.until) >= 0:
+            if self.attract and self._due(now):
                 self.begin_attract(now)  # the demo loops while nobody touches a button
 
     def _cpu(self, now):
-        if self.mode != GAME or self.paused:
+        if self.mode != GAME:
+            return
+        if self.paused:
+            for seat in range(2):  # a paused bot still hears the time (no wrap back)
+                controller = self.seats[seat]
+                if not controller.human:
+                    controller.idle(now)
             return
         for seat in range(2):
             controller = self.seats[seat]
@@ -317,7 +333,10 @@ class App:
             game = self.game
             if self.first_play and game.phase == PLAY:
                 self.first_play = False
+                self.go = True
                 self.play_since = now
+            elif self.go and ticks_diff(now, self.play_since) >= GO_MS:
+                self.go = False  # shown for good: never comes back after a wrap
             self.view.update(game, now, self.message(now), self.hints)
 
     # The current screen's view, by kind (None when another screen is shown).
@@ -350,8 +369,7 @@ class App:
                 msg = tv.MSG_DEAL
             elif phase == STUCK:
                 msg = tv.MSG_STUCK
-            elif phase == PLAY and not self.first_play and \
-                    ticks_diff(now, self.play_since) < GO_MS:
+            elif phase == PLAY and self.go:
                 msg = tv.MSG_GO
             else:
                 msg = tv.MSG_NONE
@@ -517,6 +535,7 @@ class App:
         for controller in self.seats:
             controller.reset(t)
         self.first_play = True
+        self.go = False
         self.mode = GAME
 
     def _on_event(self, ev, t, i):
