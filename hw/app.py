@@ -133,9 +133,10 @@ class App:
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
-                 levels=None, attract_ms=ATTRACT_MS):
+                 levels=None, attract_ms=ATTRACT_MS, warning=None):
         self.display = display
         self.buttons = buttons
+        self.warning = warning  # bytes: a setting fell back to its default (on the title)
         self.log = MatchLog(port)
         self.game = Game(Rules(), self._on_event)
         self.menu = Menu(bot_levels() if levels is None else levels)
@@ -411,7 +412,7 @@ class App:
         width = display.width
         height = display.height
         if screen == TITLE_SCREEN:
-            view = TitleView(width, height, self.glyphs)
+            view = TitleView(width, height, self.glyphs, self.warning)
         elif screen == MENU_SCREEN:
             view = MenuView(width, height, self.menu, self.glyphs)
         else:
