@@ -39,6 +39,12 @@ may end during a pause); holding START for a second returns to the menu (the gam
 is first advanced to the pass's time, so a press read in that same pass is judged on
 the device as the log's replay judges it).
 
+Every timer (the READY/RESULT/GO countdowns, the START long press, the title's idle
+time, the CPU seats) stays right however long the device sits, although
+``ticks_diff`` reads a gap of 2**28 ms or more backwards: a deadline that has passed
+is remembered as passed (``until`` is kept just behind ``now``; ``go`` is a flag),
+and a paused CPU seat hears the time (``idle``) on every pass.
+
 Attract mode: after ``attract_ms`` (:data:`ATTRACT_MS`, 20 s; ``CSPEED_ATTRACT_S``
 in ``settings.toml``, 0 = never) on the title screen with no button event, the
 device plays CPU vs CPU: both seats are ``engine.bot`` players, each seat's level
