@@ -35,7 +35,15 @@ replays to exactly the device's game. A match runs game after game until one pla
 has won it; a drawn game is followed by another game with a fresh shuffle (a new
 seed from the device's own generator). START pauses and resumes (presses are not
 played while paused; the engine's clock keeps running, so a deal or a stuck pause
-may end during a pause); holding START for a second returns to the menu.
+may end during a pause); holding START for a second returns to the menu (the game
+is first advanced to the pass's time, so a press read in that same pass is judged on
+the device as the log's replay judges it).
+
+Every timer (the READY/RESULT/GO countdowns, the START long press, the title's idle
+time, the CPU seats) stays right however long the device sits, although
+``ticks_diff`` reads a gap of 2**28 ms or more backwards: a deadline that has passed
+is remembered as passed (``until`` is kept just behind ``now``; ``go`` is a flag),
+and a paused CPU seat hears the time (``idle``) on every pass.
 
 Attract mode: after ``attract_ms`` (:data:`ATTRACT_MS`, 20 s; ``CSPEED_ATTRACT_S``
 in ``settings.toml``, 0 = never) on the title screen with no button event, the
@@ -131,9 +139,10 @@ class App:
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
-                 levels=None, attract_ms=ATTRACT_MS):
+                 levels=None, attract_ms=ATTRACT_MS, warning=None):
         self.display = display
         self.buttons = buttons
+        self.warning = warning  # bytes: a setting fell back to its default (on the title)
         self.log = MatchLog(port)
         self.game = Game(Rules(), self._on_event)
         self.menu = Menu(bot_levels() if levels is None else levels)
@@ -162,6 +171,7 @@ class App:
         self.start_at = 0
         self.start_long = False
         self.first_play = False
+        self.go = False  # "GO" is showing (from play_since, for GO_MS)
         self.play_since = 0
         self.logged_at = 0
         self.sound = SOUND_NONE
@@ -188,7 +198,7 @@ class App:
         if self.start_down and not self.start_long and \
                 ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
             self.start_long = True
-            self._start_held()
+            self._start_held(now)
         if self.mode >= READY:
             self._advance(now)
             self._flow(now)
@@ -266,31 +276,46 @@ class App:
             self.log.clock(game.clock)
             self.logged_at = game.clock
 
+    def _due(self, now):
+        """True once ``until`` has passed; a passed deadline is kept just behind
+        ``now``, so it stays passed however long the device sits (no wrap back)."""
+        if ticks_diff(now, self.until) >= 0:
+            self.until = now
+            return True
+        return False
+
     def _flow(self, now):
         if self.paused:
+            self._due(now)  # a countdown that ran out while paused stays run out
             return
         game = self.game
         mode = self.mode
         if mode == READY:
-            if ticks_diff(now, self.until) >= 0:
+            if self._due(now):
                 self._start_game(now)
         elif mode == GAME:
             if game.phase == OVER:
                 self.mode = RESULT
                 self.until = ticks_add(now, RESULT_MS)
         elif mode == RESULT:
-            if ticks_diff(now, self.until) >= 0:
+            if self._due(now):
                 if game.match_over:
                     self.mode = DONE
                     self.until = ticks_add(now, ATTRACT_DONE_MS)
                 else:
                     self._ready(now)
         elif mode == DONE:
-            if self.attract and ticks_diff(now, self.until) >= 0:
+            if self.attract and self._due(now):
                 self.begin_attract(now)  # the demo loops while nobody touches a button
 
     def _cpu(self, now):
-        if self.mode != GAME or self.paused:
+        if self.mode != GAME:
+            return
+        if self.paused:
+            for seat in range(2):  # a paused bot still hears the time (no wrap back)
+                controller = self.seats[seat]
+                if not controller.human:
+                    controller.idle(now)
             return
         for seat in range(2):
             controller = self.seats[seat]
@@ -315,7 +340,10 @@ class App:
             game = self.game
             if self.first_play and game.phase == PLAY:
                 self.first_play = False
+                self.go = True
                 self.play_since = now
+            elif self.go and ticks_diff(now, self.play_since) >= GO_MS:
+                self.go = False  # shown for good: never comes back after a wrap
             self.view.update(game, now, self.message(now), self.hints)
 
     # The current screen's view, by kind (None when another screen is shown).
@@ -348,8 +376,7 @@ class App:
                 msg = tv.MSG_DEAL
             elif phase == STUCK:
                 msg = tv.MSG_STUCK
-            elif phase == PLAY and not self.first_play and \
-                    ticks_diff(now, self.play_since) < GO_MS:
+            elif phase == PLAY and self.go:
                 msg = tv.MSG_GO
             else:
                 msg = tv.MSG_NONE
@@ -391,7 +418,7 @@ class App:
         width = display.width
         height = display.height
         if screen == TITLE_SCREEN:
-            view = TitleView(width, height, self.glyphs)
+            view = TitleView(width, height, self.glyphs, self.warning)
         elif screen == MENU_SCREEN:
             view = MenuView(width, height, self.menu, self.glyphs)
         else:
@@ -424,8 +451,11 @@ class App:
         else:
             self.paused = not self.paused
 
-    def _start_held(self):
+    def _start_held(self, now):
         if self.mode >= READY and self.mode != DONE:
+            # Presses read in this pass are logged: judge them before the match is
+            # dropped, as a replay of the log does (a clock line says so).
+            self._advance(now)
             self.log.comment(ABANDON_TEXT)
         if self.mode != TITLE:
             self._show(MENU)
@@ -512,6 +542,7 @@ class App:
         for controller in self.seats:
             controller.reset(t)
         self.first_play = True
+        self.go = False
         self.mode = GAME
 
     def _on_event(self, ev, t, i):

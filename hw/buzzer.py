@@ -60,9 +60,18 @@ class Buzzer:
 
 
 def make_buzzer(pin_name, board_module=None):
-    """Return a :class:`Buzzer` on ``pin_name``, or :class:`Silent` if it is None."""
+    """Return a :class:`Buzzer` on ``pin_name``, or :class:`Silent` if it is None.
+
+    Raises ``ValueError`` naming ``CSPEED_PIEZO`` if the pin cannot drive a piezo
+    (``hw.main.build`` then runs silent with a warning on the title)."""
     if pin_name is None:
         return Silent()
     if board_module is None:
         import board as board_module
-    return Buzzer(getattr(board_module, pin_name))
+    pin = getattr(board_module, pin_name, None)
+    if pin is None:
+        raise ValueError("CSPEED_PIEZO=%s: this board has no such pin" % pin_name)
+    try:
+        return Buzzer(pin)
+    except (ValueError, RuntimeError) as err:  # not a PWM pin, or no PWM left
+        raise ValueError("CSPEED_PIEZO=%s: %s" % (pin_name, err)) from None

@@ -14,12 +14,18 @@ idle seconds on the title before attract mode, 0 = never, and ``CSPEED_DIAG``, 1
 print heap and frame figures on the console, see ``hw.diag``); ``hw.profiles``,
 ``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``; ``hw.diag`` only when
 ``CSPEED_DIAG`` is on.
+
+A bad setting never ends in a bare traceback: an optional piezo that cannot be used
+(``CSPEED_PIEZO=GP99``) is printed and shown on the title, and the firmware runs
+silent; anything else (a bad rotation, key pins, a pin used twice, a missing pin)
+is printed and shown on the display by :func:`fail` (``hw.error_view``), and the
+firmware stops there.
 """
 
 import os
 
 from hw.app import ATTRACT_MS, App
-from hw.buzzer import make_buzzer
+from hw.buzzer import Silent, make_buzzer
 from hw.display import make_display
 from hw.pads import make_buttons
 from hw.profiles import choose, parse_int
@@ -37,12 +43,47 @@ def build(getenv=None, seed=None):
                            getattr(board, "DISPLAY", None) is not None, getenv)
     display = make_display(profile, board)
     buttons = make_buttons(profile, board)
-    buzzer = make_buzzer(profile.get("piezo"), board)
+    warning = None
+    try:
+        buzzer = make_buzzer(profile.get("piezo"), board)
+    except ValueError as err:  # the piezo is optional: run silent, and say why
+        print("warning: %s; running without sound" % err)
+        warning = ("%s - no sound" % err).encode()
+        buzzer = Silent()
     attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
     app = App(display, buttons, port=getattr(usb_cdc, "data", None), seed=seed,
               buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None),
-              attract_ms=max(0, attract_s) * 1000)
+              attract_ms=max(0, attract_s) * 1000, warning=warning)
     return name, app
+
+
+def fail(err, getenv=None, forever=True):
+    """A setting stops the firmware: print it, show it on the display, stop there.
+
+    The display is built from the board's own profile (settings ignored but
+    ``CSPEED_PROFILE``), as the bad setting may be the reason the real one failed.
+    Returns the error view (``forever=False``, for tests), or None without a display.
+    """
+    import board
+
+    message = str(err)
+    print("California Speed cannot start: %s" % message)
+    view = None
+    try:
+        get = getenv or os.getenv
+        profile = choose(getattr(board, "board_id", ""),
+                         getattr(board, "DISPLAY", None) is not None,
+                         lambda key: get(key) if key == "CSPEED_PROFILE" else None)[1]
+        display = make_display(profile, board)
+        from hw import error_view
+        view = error_view.show(display, message)
+    except Exception as second:  # pylint: disable=broad-except
+        print("(not shown on the display: %s)" % second)  # the console still has it
+    if not forever:
+        return view
+    import time
+    while True:  # stay on the message (code.py ending would show the console)
+        time.sleep(1)
 
 
 def diag_enabled(getenv=None):
@@ -55,7 +96,10 @@ def run(app=None, getenv=None):
     from supervisor import ticks_ms
 
     if app is None:
-        app = build(getenv)[1]
+        try:
+            app = build(getenv)[1]
+        except ValueError as err:  # a bad setting or a missing pin: readable, no traceback
+            fail(err, getenv)
     if diag_enabled(getenv):
         from hw import diag
         diag.run(app, ticks_ms)

@@ -38,10 +38,18 @@ def _text(glyphs, text, color, scale, flip, at, group):
 class TitleView:
     """The title screen."""
 
-    def __init__(self, width, height, glyphs):
+    def __init__(self, width, height, glyphs, warning=None):
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
         self.group.append(background)
+        self.warning = None  # a setting fell back to its default: said at the top
+        if warning:
+            columns = max(8, width // gfx.GLYPH_W - 2)
+            text = warning[:columns]
+            self.warning = Text(glyphs, len(text), gfx.GOLD, 1, False, (0.5, 0),
+                                (width // 2, 2))
+            self.warning.set(text)
+            self.group.append(self.warning.group)
         big = max(1, min(width // 120, height // 60))
         for seat in range(2):
             flip = seat == 1

@@ -71,6 +71,7 @@ class Buttons:
         self.down = bytearray(KEY_COUNT)  # keys read as pressed and not yet released
         self.stale = bytearray(KEY_COUNT)  # down at the last overflow: re-report expected
         self.resync_at = 0  # time of the last overflow check
+        self.resyncing = False  # stale keys may still be re-reported
 
     def read(self):
         """Read the next event into ``key``/``pressed``/``timestamp``; False if none."""
@@ -100,6 +101,13 @@ class Buttons:
         queued events. Resynchronises the keys (see the module docstring): the caller
         must forget any key it holds as down (START).
         """
+        if self.resyncing and ticks_diff(now, self.resync_at) > RESYNC_MS + RESYNC_MS:
+            # The re-reports are long due: forget the stale marks, so a press days
+            # later (the tick count wraps) is never taken for one.
+            self.resyncing = False
+            stale = self.stale
+            for key in range(KEY_COUNT):
+                stale[key] = 0
         if not self.events.overflowed:
             return False
         self.events.clear()
@@ -111,6 +119,7 @@ class Buttons:
             down[key] = 0
         down[KEY_START] = 0
         self.resync_at = now
+        self.resyncing = True
         self.overflows += 1
         return True
 

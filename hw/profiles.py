@@ -24,6 +24,11 @@ pin names, pad A near 1-4, far 1-4, pad B likewise, START: direct buttons). ``os
 CircuitPython 10.2 and later (and may return ints on older versions): everything is
 parsed here.
 
+A bad value raises :class:`SettingError` naming the setting and the value
+(``CSPEED_ROTATION=180.0: must be 0, 90, 180 or 270``), and so does a pin used twice
+(two buttons, a button and the display or the piezo): ``hw.main.run`` shows the
+message on the display (``hw.error_view``) and stops there.
+
 Implementation Notes
 --------------------
 
@@ -126,6 +131,55 @@ REFERENCE = "pico_ili9341"
 _ROTATIONS = (0, 90, 180, 270)
 
 
+class SettingError(ValueError):
+    """A bad ``settings.toml`` value: the message names the setting and the value."""
+
+
+def _rotation(value):
+    """``CSPEED_ROTATION`` as an int, or None if unset; anything else is an error."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    else:
+        text = _setting_text(value)
+    if text not in ("0", "90", "180", "270"):
+        raise SettingError("CSPEED_ROTATION=%s: must be 0, 90, 180 or 270" % text)
+    return int(text)
+
+
+def _profile_pins(profile):
+    """Return ``[(pin name, its use)]`` for every pin the profile uses."""
+    used = []
+    buttons = profile["buttons"]
+    if buttons["kind"] == "keys":
+        for key, pin in enumerate(buttons["pins"]):
+            used.append((pin, "button " + key_name(key)))
+    else:
+        for pin in buttons["rows"]:
+            used.append((pin, "key matrix row"))
+        for pin in buttons["columns"]:
+            used.append((pin, "key matrix column"))
+    display = profile["display"]
+    for part in ("sck", "mosi", "cs", "dc", "reset"):
+        pin = display.get(part)
+        if pin is not None:
+            used.append((pin, "display " + part))
+    if profile.get("piezo") is not None:
+        used.append((profile["piezo"], "piezo"))
+    return used
+
+
+def check_pins(profile):
+    """Raise :class:`SettingError` if two uses share one pin."""
+    seen = {}
+    for pin, use in _profile_pins(profile):
+        if pin in seen:
+            raise SettingError("pin %s is used twice: %s and %s (check CSPEED_KEY_PINS, "
+                               "CSPEED_PIEZO)" % (pin, seen[pin], use))
+        seen[pin] = use
+
+
 def _setting_text(value):
     """Return a settings value as plain text.
 
@@ -175,7 +229,7 @@ def choose(board_id, has_display, getenv):
     name = parse_name(getenv("CSPEED_PROFILE"))
     if name is not None:
         if name not in PROFILES:
-            raise ValueError("CSPEED_PROFILE=%r is not one of %s"
+            raise SettingError("CSPEED_PROFILE=%s: not one of %s"
                              % (name, ", ".join(sorted(PROFILES))))
     else:
         for key in sorted(PROFILES):
@@ -189,22 +243,24 @@ def choose(board_id, has_display, getenv):
             name = "builtin"
     profile = _with(PROFILES[name])
     display = _with(profile["display"])
-    rotation = parse_int(getenv("CSPEED_ROTATION"), None)
+    rotation = _rotation(getenv("CSPEED_ROTATION"))
     if rotation is not None:
-        if rotation not in _ROTATIONS:
-            raise ValueError("CSPEED_ROTATION must be 0, 90, 180 or 270, not %r" % (rotation,))
         display["rotation"] = rotation
     profile["display"] = display
     pins = parse_name(getenv("CSPEED_KEY_PINS"))
     if pins is not None:
         names = tuple(p.strip() for p in pins.split(","))
-        if len(names) != KEY_COUNT or "" in names:
-            raise ValueError("CSPEED_KEY_PINS needs %d comma-separated pin names, not %d"
-                             % (KEY_COUNT, len(names)))
+        if len(names) != KEY_COUNT:
+            raise SettingError("CSPEED_KEY_PINS=%s: needs %d comma-separated pin names, not %d"
+                               % (pins, KEY_COUNT, len(names)))
+        if "" in names:
+            raise SettingError("CSPEED_KEY_PINS=%s: pin name %d (%s) is empty"
+                               % (pins, names.index("") + 1, key_name(names.index(""))))
         profile["buttons"] = {"kind": "keys", "pins": names}
     piezo = getenv("CSPEED_PIEZO")
     if piezo is not None:
         profile["piezo"] = parse_name(piezo)
+    check_pins(profile)
     return name, profile
 
 

@@ -1,9 +1,10 @@
 """Who plays each seat: a human on a pad, or the CPU.
 
 A seat controller has ``human`` (True if the seat's pad presses are played),
-``reset(now)`` (called when each game starts) and ``step(now)`` (called once per
+``reset(now)`` (called when each game starts), ``step(now)`` (called once per
 loop after the engine has caught up with ``now``; returns a position 0-7 to press
-at ``now``, or -1). The firmware feeds a CPU seat's presses to the engine and the
+at ``now``, or -1) and ``idle(now)`` (called instead of ``step`` while the game is
+paused, so a bot paused for days keeps its stored times right). The firmware feeds a CPU seat's presses to the engine and the
 log exactly like a human's, so a match against the CPU replays like any other.
 
 Implementation Notes
@@ -26,6 +27,9 @@ class HumanSeat:
         """Humans press buttons: no press from here."""
         return -1
 
+    def idle(self, now):
+        """The game is paused (nothing to do)."""
+
 
 class CpuSeat:
     """The CPU opponent of ``engine.bot`` on seat ``player``; its pad is ignored."""
@@ -44,3 +48,7 @@ class CpuSeat:
     def step(self, now):
         """Return the position the CPU presses at ``now``, or -1."""
         return self.bot.step(now)
+
+    def idle(self, now):
+        """The game is paused: the bot hears the time so its stored times stay right."""
+        self.bot.idle(now)
