@@ -102,13 +102,14 @@ def crc32_halves(buf, start, end):
     return hi ^ 0xFFFF, lo ^ 0xFFFF
 
 
-def _slot_ok(data, off):
-    """True if the slot at ``off`` of ``data`` has the magic, the version and a good CRC."""
-    if data[off] != MAGIC0 or data[off + 1] != MAGIC1 or data[off + 2] != VERSION:
-        return False
+def _crc_at(data, start, end, store):
+    """CRC-32 of ``data[start:end]``, stored at ``data[end:end + 4]`` (``store``) or compared.
+
+    Returns True if stored or equal. Inlined halves: no tuple, no long int.
+    """
     hi = 0xFFFF
     lo = 0xFFFF
-    for i in range(off, off + CRC):  # crc32_halves inlined: no tuple per check
+    for i in range(start, end):
         lo ^= data[i]
         for _ in range(8):
             odd = lo & 1
@@ -119,9 +120,21 @@ def _slot_ok(data, off):
                 lo ^= 0x8320
     hi ^= 0xFFFF
     lo ^= 0xFFFF
-    c = off + CRC
-    return (data[c] == lo & 0xFF and data[c + 1] == lo >> 8
-            and data[c + 2] == hi & 0xFF and data[c + 3] == hi >> 8)
+    if store:
+        data[end] = lo & 0xFF
+        data[end + 1] = lo >> 8
+        data[end + 2] = hi & 0xFF
+        data[end + 3] = hi >> 8
+        return True
+    return (data[end] == lo & 0xFF and data[end + 1] == lo >> 8
+            and data[end + 2] == hi & 0xFF and data[end + 3] == hi >> 8)
+
+
+def _slot_ok(data, off):
+    """True if the slot at ``off`` of ``data`` has the magic, the version and a good CRC."""
+    if data[off] != MAGIC0 or data[off + 1] != MAGIC1 or data[off + 2] != VERSION:
+        return False
+    return _crc_at(data, off, off + CRC, False)
 
 
 def _seq(data, off):
@@ -213,11 +226,7 @@ class Record:
         buf = self.buf
         seq = (self._get16(_SEQ) + 1) & 0xFFFF
         self._put16(_SEQ, seq)
-        hi, lo = crc32_halves(buf, 0, CRC)
-        buf[CRC] = lo & 0xFF
-        buf[CRC + 1] = lo >> 8
-        buf[CRC + 2] = hi & 0xFF
-        buf[CRC + 3] = hi >> 8
+        _crc_at(buf, 0, CRC, True)
         off = SLOTS[target]
         nvm[off:off + SLOT] = buf
         self.slot = target
