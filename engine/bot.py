@@ -17,6 +17,11 @@ Driving it (allocation-free after set-up)::
     if pos >= 0:
         game.press(PLAYER_B, pos, now)
     bot.next_time()   # earliest time step() may act if nothing changes, or -1
+    bot.idle(now)     # instead of step() while the game is paused
+
+Like the game, the bot needs to hear the time at least every 2**28 ms (``step`` or
+``idle``): a bot left for days (a paused game) then finds every time it stored
+passed, so its comparisons never wrap back.
 
 How it plays (all delays drawn uniformly from the level's ranges, ms):
 
@@ -61,10 +66,19 @@ decides coin ties and must match a replay that has no bots). Draws happen only w
 the bot looks at a changed table or chooses a press, never per call, so how often
 ``step`` is called changes the bot's timing by at most the call interval and never
 its sequence of random numbers. ``step`` is cheap when nothing changed: one
-counter comparison and one time comparison.
+counter comparison and two time comparisons.
+
+Implementation Notes
+--------------------
+
+Times are compared as ``(a - b) & (2**29 - 1) >= 2**28`` (``ticks_diff(a, b) < 0``
+written out) in the paths taken every step, and positions are visited by their
+bits (``engine.game.LOWEST_BIT``), so a step makes no call it can avoid; the
+draws and decisions are exactly those of a plain scan over the 8 positions.
 """
 
 from engine.compat import const
+from engine.game import LOWEST_BIT
 from engine.rng import Rng
 from engine.ticks import ticks_add, ticks_diff
 
@@ -98,6 +112,17 @@ LEVELS = (
 _DEALING = const(1)  # engine.game phases (not imported: keeps the bot light)
 _PLAY = const(2)
 _ALL = const(0xFF)
+_ZERO13 = bytes(13)
+# engine.ticks, written out in the hot paths: ``(a - b) & _MAX >= _HALF`` is
+# ``ticks_diff(a, b) < 0`` (a is before b) without a call.
+_MAX = const((1 << 29) - 1)
+_HALF = const(1 << 28)
+# A silence after which every stored time has passed: longer than any delay a
+# level can draw (reaction + miss < 2**21), shorter than half the clock.
+_STALE = const(1 << 22)
+# Each player's preference on equal notice times, by position (lower first): own
+# row left to right, then the far row from the near end (so two players split a pair).
+_RANK = ((0, 1, 2, 3, 7, 6, 5, 4), (7, 6, 5, 4, 0, 1, 2, 3))
 
 
 def level_params(level):
@@ -144,87 +169,45 @@ class Bot:
         self.press_at = now
         self.free_at = now  # the hand is busy (or the pad locked) until then
         self.wake = now  # earliest time step() may act, -1: only on a change
+        self.last = now  # the time of the last step or idle
         self.presses = 0
 
     def next_time(self):
         """Return the earliest time ``step`` may press if nothing changes, or -1."""
         return self.wake
 
+    def idle(self, now):
+        """Hear the time without acting (a paused game): keeps stored times right."""
+        if (now - self.last) & _MAX >= _STALE:
+            self._catch_up(now)
+        self.last = now
+
+    def _catch_up(self, now):
+        """After a long silence every stored time has passed: keep them just behind
+        ``now`` (in the past, as they are, but never far enough to wrap round)."""
+        long_ago = (now - _STALE) & _MAX
+        for pos in range(8):
+            self.notice[pos] = long_ago
+        self.gone_at = self.press_at = self.free_at = long_ago
+        if self.wake >= 0:
+            self.wake = long_ago
+
     # ------------------------------------------------------------------ step
 
     def step(self, now):
         """Return the position to press at ``now`` (0-7), or -1."""
-        if self.game.changes != self.seen:
+        g = self.game
+        if (now - self.last) & _MAX >= _STALE:
+            self._catch_up(now)
+        self.last = now
+        if g.changes != self.seen:
             self._look(now)
-        elif self.wake < 0 or ticks_diff(now, self.wake) < 0:
+        elif self.wake < 0 or (now - self.wake) & _MAX >= _HALF:
             return -1  # the cheap path: nothing new, nothing due
-        return self._act(now)
-
-    def _draw(self, lo, hi):
-        """Uniform int in [lo, hi] from the bot's own generator."""
-        if hi <= lo:
-            return lo
-        return lo + self.rng.below(hi - lo + 1)
-
-    def _visible(self):
-        """Mask of positions a player can see are (or will be) coverable."""
-        g = self.game
-        if g.phase == _PLAY:
-            return g.coverable
-        if g.phase != _DEALING:
-            return 0
-        # Dealing: fresh stacks, so coverable will be exactly the paired ranks.
-        ranks = self._ranks
-        for r in range(13):
-            ranks[r] = 0
-        tops = g.tops
-        for pos in range(8):
-            ranks[tops[pos] >> 2] += 1
-        mask = 0
-        for pos in range(8):
-            if ranks[tops[pos] >> 2] > 1:
-                mask |= 1 << pos
-        return mask
-
-    def _look(self, now):
-        """The table changed: update what is watched and when it will be seen."""
-        g = self.game
-        p = self.p
-        self.seen = g.changes
-        mask = self._visible()
-        tops = g.tops
-        old = self.mask
-        react = -1  # one reaction draw per look, made only if something is new
-        for pos in range(8):
-            bit = 1 << pos
-            if not mask & bit:
-                self.watch &= ~bit
-            elif not old & bit or tops[pos] != self.seen_top[pos]:
-                if react < 0:
-                    react = self._draw(p[REACT_MIN], p[REACT_MAX])
-                delay = react
-                if p[MISS_PCT] and self.rng.below(100) < p[MISS_PCT]:
-                    delay += self._draw(p[MISS_MIN], p[MISS_MAX])
-                self.notice[pos] = ticks_add(now, delay)
-                self.watch |= bit
-        t = self.target
-        if t >= 0 and not self.wrong and not self.gone and not (mask >> t) & 1:
-            self.gone = True  # the target went away: from now on it can be seen
-            self.gone_at = now
-        self.mask = mask
-        self.seen_top[0:8] = tops
-        left = g.lock_left(self.player, now)
-        if left and ticks_diff(ticks_add(now, left), self.free_at) > 0:
-            self.free_at = ticks_add(now, left)  # wait out the lock
-        if g.phase != _PLAY and g.phase != _DEALING:
-            self.target = -1  # stuck or over: the hand comes back
-
-    def _act(self, now):
-        g = self.game
         if g.phase != _PLAY:
             self.wake = -1  # the end of the deal is a change: look then
             return -1
-        if ticks_diff(now, self.free_at) < 0:
+        if (now - self.free_at) & _MAX >= _HALF:  # the hand is busy
             self.wake = self.free_at
             if self.target >= 0 and ticks_diff(self.press_at, self.wake) > 0:
                 self.wake = self.press_at
@@ -239,45 +222,99 @@ class Bot:
             if pos < 0:
                 return -1
         # The press is judged once time moves on; look again from now + 1.
-        self.free_at = ticks_add(now, 1)
+        self.free_at = (now + 1) & _MAX
         self.wake = self.free_at
         self.presses += 1
         return pos
+
+    def _draw(self, lo, hi):
+        """Uniform int in [lo, hi] from the bot's own generator."""
+        if hi <= lo:
+            return lo
+        return lo + self.rng.below(hi - lo + 1)
+
+    def _visible(self):
+        """Mask of positions a player can see will be coverable once a deal ends."""
+        g = self.game
+        if g.phase != _DEALING:
+            return 0
+        # Dealing: fresh stacks, so coverable will be exactly the paired ranks.
+        ranks = self._ranks
+        ranks[0:13] = _ZERO13
+        tops = g.tops
+        for pos in range(8):
+            ranks[tops[pos] >> 2] += 1
+        mask = 0
+        for pos in range(8):
+            if ranks[tops[pos] >> 2] > 1:
+                mask |= 1 << pos
+        return mask
+
+    def _look(self, now):
+        """The table changed: update what is watched and when it will be seen."""
+        g = self.game
+        self.seen = g.changes
+        mask = g.coverable if g.phase == _PLAY else self._visible()
+        tops = g.tops
+        old = self.mask
+        seen_top = self.seen_top
+        self.watch &= mask  # no longer coverable: no longer watched
+        react = -1  # one reaction draw per look, made only if something is new
+        todo = mask
+        while todo:
+            pos = LOWEST_BIT[todo]
+            todo &= todo - 1
+            if not (old >> pos) & 1 or tops[pos] != seen_top[pos]:
+                p = self.p
+                if react < 0:
+                    react = self._draw(p[REACT_MIN], p[REACT_MAX])
+                delay = react
+                if p[MISS_PCT] and self.rng.below(100) < p[MISS_PCT]:
+                    delay += self._draw(p[MISS_MIN], p[MISS_MAX])
+                self.notice[pos] = (now + delay) & _MAX
+                self.watch |= 1 << pos
+        t = self.target
+        if t >= 0 and not self.wrong and not self.gone and not (mask >> t) & 1:
+            self.gone = True  # the target went away: from now on it can be seen
+            self.gone_at = now
+        self.mask = mask
+        seen_top[0:8] = tops
+        left = g.lock_left(self.player, now)
+        if left and ticks_diff(ticks_add(now, left), self.free_at) > 0:
+            self.free_at = ticks_add(now, left)  # wait out the lock
+        if g.phase != _PLAY and g.phase != _DEALING:
+            self.target = -1  # stuck or over: the hand comes back
 
     def _aimed(self, now):
         """Return the target once its press time has come (choosing one if need be), else -1."""
         if self.target < 0 and not self._choose(now):
             return -1
-        if ticks_diff(now, self.press_at) < 0:
+        if (now - self.press_at) & _MAX >= _HALF:  # not yet
             self.wake = self.press_at
             return -1
         pos = self.target
         self.target = -1
         return pos
 
-    def _first_notice(self):
-        """Earliest notice time among watched positions, or -1."""
-        best = -1
-        notice = self.notice
-        for pos in range(8):
-            if (self.watch >> pos) & 1 and (best < 0 or ticks_diff(notice[pos], best) < 0):
-                best = notice[pos]
-        return best
-
     def _choose(self, now):
         """Commit to the next press; False (and ``wake`` set) if none is due."""
         notice = self.notice
-        best = -1
-        base = self.player * 4
-        for k in range(8):
-            # On equal notice times, scan from the player's own left: own row
-            # left to right, then the far row (so two players split a pair).
-            pos = base + k if k < 4 else (base ^ 4) + 7 - k
-            if (self.watch >> pos) & 1 and ticks_diff(now, notice[pos]) >= 0:
-                if best < 0 or ticks_diff(notice[pos], notice[best]) < 0:
-                    best = pos
+        rank = _RANK[self.player]
+        best = -1  # the due position noticed first (first in scan order on equal times)
+        first = -1  # the earliest notice time of a watched position
+        watch = self.watch
+        while watch:
+            pos = LOWEST_BIT[watch]
+            watch &= watch - 1
+            at = notice[pos]
+            if (now - at) & _MAX >= _HALF:  # not seen yet
+                if first < 0 or (at - first) & _MAX >= _HALF:
+                    first = at
+            elif best < 0 or (at - notice[best]) & _MAX >= _HALF or (
+                    at == notice[best] and rank[pos] < rank[best]):
+                best = pos
         if best < 0:
-            self.wake = self._first_notice()
+            self.wake = first
             return False
         p = self.p
         self.wrong = False
@@ -293,7 +330,7 @@ class Bot:
             self.wrong = True
         self.target = best
         self.gone = False
-        self.press_at = ticks_add(now, self._draw(p[MOVE_MIN], p[MOVE_MAX]))
+        self.press_at = (now + self._draw(p[MOVE_MIN], p[MOVE_MAX])) & _MAX
         return True
 
 

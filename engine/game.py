@@ -16,21 +16,26 @@ Times are ms ticks modulo 2**29 (``engine.ticks``); a press is queued in the *ti
 of its timestamp and judged once time moves past it (a later press, ``advance`` or
 ``start``), so simultaneous presses are judged together. Times must never go back:
 ``press``/``start``/``advance`` with an earlier time than ``clock`` return
-``E_TIME`` and change nothing.
+``E_TIME`` and change nothing, and so does any refused call (a refused ``start``
+runs no timed step). The caller's contract: arguments are ints (anything else is
+refused with ``E_ARG``, never raised; so is a bool), and consecutive times are less
+than 2**28 ms apart -- call ``advance`` at least that often (once a day is plenty)
+and a game may sit for any number of days: a lock or a timed step whose time has
+been passed ends for good, so no comparison ever wraps back.
 
 Results reach the caller two ways, neither of which allocates:
 
 * ``sink(ev, t, i)`` is called for every event, in the order of LOG.md's trace:
   ``EV_DEAL``, ``EV_PRESS`` (``i`` indexes the tick buffers ``tick_player``,
-  ``tick_pos``, ``tick_result``, ``tick_card``), ``EV_TICK``, ``EV_STUCK``,
-  ``EV_OVER`` (see ``result``/``why``) and ``EV_MATCH`` (``match_winner``,
-  ``score``). For other events ``i`` is -1. The sink reads the views below at call
-  time and must not call back into the game.
+  ``tick_pos``, ``tick_result`` and, for a cover, ``tick_card``), ``EV_TICK``,
+  ``EV_STUCK``, ``EV_OVER`` (see ``result``/``why``) and ``EV_MATCH``
+  (``match_winner``, ``score``). For other events ``i`` is -1. The sink reads the
+  views below at call time and must not call back into the game.
 * Views a screen or a bot may read at any time: ``phase``, ``tops`` (card codes by
   position, ``NO_CARD`` if empty), ``heights``, ``packs`` ([A, B] face-down counts),
   ``coverable`` and ``pending`` (bit masks, bit n = position n), ``locked_at(p, t)``,
-  ``score``, and ``changes`` (a counter that
-  moves whenever anything shown changes).
+  ``lock_left(p, t)``, ``score``, and ``changes`` (a counter that moves whenever
+  anything shown changes).
 
 Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by card):
 
@@ -39,11 +44,34 @@ Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by car
   ``pack_head`` bytearray(2) is each ring's top, ``packs`` bytearray(2) its count.
 * ``tops``/``bottoms``/``heights`` bytearray(8): each stack's top and bottom card and size.
 * ``up``/``down`` bytearray(52): the card above / below a card in its stack (a
-  doubly linked list per stack, so gathering walks bottom-up and rutter reads the
-  card under the top).
+  doubly linked list per stack: gathering walks it bottom-up).
+* ``by_rank`` bytearray(13): for each rank, the mask of positions whose top shows it.
+  With it the coverable mask is kept up to date from the one or two stacks a tick
+  covers, never recomputed over the layout: ``pairs`` (tops whose rank shows on
+  another top), ``rutters`` (tops on a card of their rank, rutter rule only) and
+  ``pending`` (unanswered partners of a covered match) are small-int masks and
+  ``coverable`` is their union while in play.
 * ``tick_player``/``tick_pos``/``tick_result``/``tick_card`` bytearray(64): the
   presses of the tick being collected, in arrival order; ``TICK_CAPACITY`` per ms.
-* ``score``, ``lock_start``, ``covers``, ``illegals``: two-int lists (small ints only).
+* ``_first`` bytearray(16): the tick index of each (player, pos)'s first press.
+* ``locked`` bytearray(2): a player's pad is locked, until ``lock_end[player]``.
+* ``score``, ``lock_end``, ``covers``, ``illegals``: two-int lists (small ints only).
+* ``rng`` decides coin ties; ``deck_rng`` shuffles the next deck and hands its state
+  to ``rng`` at that game's ``start`` (a ``seed``/``deck`` waits for its start).
+* ``_trial``: None, or a second ``Game`` a start during a game is tried on (below).
+
+Implementation Notes
+--------------------
+
+Every stored value is a small int below 2**30 (times below 2**29, masks below
+2**16, counters restart with each game or match), so nothing allocates on
+MicroPython or CircuitPython (31-bit small ints).
+A tick's presses are judged in one pass over the tick buffers with 16-bit masks
+keyed ``player * 8 + pos``; the covers are then applied lowest key first (A's in
+rising position order, then B's). A ``start`` while a game is on is first tried on
+a private copy of the game (allocated the first time it is needed -- never by the
+firmware, which starts games only once they are over), so a refused start changes
+nothing.
 """
 
 from engine.cards import NO_CARD
@@ -99,14 +127,14 @@ WHY_NAMES = ("out", "both-out", "deadlock")
 OK = const(0)
 E_TIME = const(1)  # earlier than the game's clock (or not a tick value)
 E_NO_GAME = const(2)  # a press before the first start
-E_ARG = const(3)  # player or position out of range
+E_ARG = const(3)  # player or position out of range, or an argument not an int
 E_FULL = const(4)  # more than TICK_CAPACITY presses in one ms
 E_NO_DECK = const(5)  # start without a deck waiting
 E_BUSY = const(6)  # start while the previous game is still on
 E_MATCH_OVER = const(7)  # start after the match was won
 ERROR_NAMES = (
     "ok", "time goes backwards", "press before the first start",
-    "player or position out of range", "more than 64 presses in one millisecond",
+    "player or position out of range (or not an int)", "more than 64 presses in one millisecond",
     "no seed or deck waiting for this start", "the previous game is not over",
     "the match is over",
 )
@@ -114,6 +142,35 @@ ERROR_NAMES = (
 _ALL = const(0xFF)
 _ZERO13 = bytes(13)
 _TICKS_LIMIT = const(1 << 29)
+_TICKS_MAX = const((1 << 29) - 1)
+_TICKS_HALF = const(1 << 28)
+
+
+def _lowest_bits():
+    table = bytearray(256)
+    for m in range(1, 256):
+        while not (m >> table[m]) & 1:
+            table[m] += 1
+    return bytes(table)
+
+
+# LOWEST_BIT[m]: the index of the lowest set bit of the byte m (m > 0).
+LOWEST_BIT = _lowest_bits()
+# End of a game from the players whose pack ran out (bit 0 = A, bit 1 = B).
+_OUT_RESULT = (-1, WIN_A, WIN_B, DRAW)
+
+# What a start during a game copies to its trial game: ints, then buffers.
+_STATE_INTS = (
+    "penalty", "deal_ms", "stuck_ms", "rutter", "match_over", "match_winner", "games",
+    "started", "clock", "has_deck", "changes", "phase", "result", "why", "coverable",
+    "pending", "pairs", "rutters", "stuck_count", "deals", "stucks", "ties", "tick_n",
+    "tick_t", "due",
+)
+_STATE_BUFS = (
+    "pack", "pack_head", "packs", "tops", "bottoms", "heights", "up", "down", "by_rank",
+    "tick_player", "tick_pos", "tick_result", "tick_card", "score", "lock_end", "locked",
+    "covers", "illegals",
+)
 
 
 class Game:
@@ -126,6 +183,7 @@ class Game:
             self.rules.check()
         self.sink = sink
         self.rng = Rng(0)
+        self.deck_rng = Rng(0)
         self.deck = bytearray(52)
         self.pack = bytearray(104)
         self.pack_head = bytearray(2)
@@ -135,18 +193,18 @@ class Game:
         self.heights = bytearray(8)
         self.up = bytearray(52)
         self.down = bytearray(52)
+        self.by_rank = bytearray(13)
         self.tick_player = bytearray(TICK_CAPACITY)
         self.tick_pos = bytearray(TICK_CAPACITY)
         self.tick_result = bytearray(TICK_CAPACITY)
         self.tick_card = bytearray(TICK_CAPACITY)
         self._first = bytearray(16)  # tick index of each (player, pos)'s first press
-        self._tops0 = bytearray(8)  # tops at the start of the tick being resolved
-        self._ranks = bytearray(13)
         self.score = [0, 0]
-        self.lock_start = [0, 0]
+        self.lock_end = [0, 0]
         self.locked = bytearray(2)
         self.covers = [0, 0]
         self.illegals = [0, 0]
+        self._trial = None  # a copy to try a start on (see start)
         self.new_match()
 
     # ----------------------------------------------------------------- set-up
@@ -157,6 +215,7 @@ class Game:
         self.penalty = r.penalty
         self.deal_ms = r.deal
         self.stuck_ms = r.stuck
+        self.rutter = r.rutter
         self.score[0] = self.score[1] = 0
         self.match_over = False
         self.match_winner = -1
@@ -181,11 +240,15 @@ class Game:
         self.has_deck = has_deck
 
     def shuffle(self, seed):
-        """Prepare the next game's deck: Fisher-Yates from ``seed``."""
-        self.rng.seed(seed)
+        """Prepare the next game's deck: Fisher-Yates from ``seed``.
+
+        The game in progress keeps its own generator: the new one takes over at
+        the next ``start`` (a coin tie judged before then is still the old game's).
+        """
+        self.deck_rng.seed(seed)
         for i in range(52):
             self.deck[i] = i
-        shuffle(self.rng, self.deck, 52)
+        shuffle(self.deck_rng, self.deck, 52)
         self.has_deck = True
 
     def set_deck(self, codes):
@@ -199,30 +262,39 @@ class Game:
             seen |= 1 << c  # a long int on MicroPython: set-up only
         for i in range(52):
             self.deck[i] = codes[i]
-        self.rng.seed(0)  # coin tosses of a dealt deck start from seed 0
+        self.deck_rng.seed(0)  # coin tosses of a dealt deck start from seed 0
         self.has_deck = True
         return True
 
     # ------------------------------------------------------------------ input
 
     def start(self, t):
-        """Start the next game of the match: both players deal at ``t``."""
+        """Start the next game of the match: both players deal at ``t``.
+
+        Refused (and nothing changes) unless a deck waits and the game in progress
+        is over by ``t`` -- judging its last tick and running its timed steps.
+        """
+        if type(t) is not int:
+            return E_ARG
         if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
             return E_TIME
         if not self.has_deck:
             return E_NO_DECK
+        if self.match_over:
+            return E_MATCH_OVER
         if self.started:
+            if self.phase != OVER:
+                code = self._try_start(t)
+                if code != OK:
+                    return code
             if self.tick_n:
                 self._resolve()  # presses stamped t came before the start
             self._move_to(t)
-            if self.match_over:
-                return E_MATCH_OVER
-            if self.phase != OVER:
-                return E_BUSY
         self.started = True
         self.clock = t
         self.has_deck = False
         self.games += 1
+        self.rng.state = self.deck_rng.state  # this game's coins follow its shuffle
         self._reset_table()
         for i in range(26):
             self.pack[i] = self.deck[i]
@@ -234,13 +306,16 @@ class Game:
 
     def press(self, player, pos, t):
         """Queue a press of ``pos`` by ``player`` seen at time ``t``; OK or E_*."""
+        if type(player) is not int or type(pos) is not int or type(t) is not int:
+            return E_ARG  # a bool too: MicroPython does not count it as an int
         if not 0 <= player <= 1 or not 0 <= pos < POSITIONS:
             return E_ARG
         if not self.started:
             return E_NO_GAME
-        if not 0 <= t < _TICKS_LIMIT or ticks_diff(t, self.clock) < 0:
-            return E_TIME
-        self._move_to(t)
+        if t != self.clock:  # same ms as the clock: nothing can be due
+            if not 0 <= t < _TICKS_LIMIT or (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:
+                return E_TIME  # (the second test is ticks_diff(t, clock) < 0, written out)
+            self._move_to(t)
         n = self.tick_n
         if n == TICK_CAPACITY:
             return E_FULL
@@ -252,12 +327,16 @@ class Game:
 
     def advance(self, t):
         """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
+        if type(t) is not int:
+            return E_ARG
+        if t == self.clock:
+            return OK  # nothing can be due that has not run
         if not 0 <= t < _TICKS_LIMIT:
             return E_TIME
         if not self.started:
             self.clock = t
             return OK
-        if ticks_diff(t, self.clock) < 0:
+        if (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:  # ticks_diff(t, clock) < 0
             return E_TIME
         self._move_to(t)
         return OK
@@ -272,19 +351,19 @@ class Game:
     # ------------------------------------------------------------------ views
 
     def locked_at(self, player, t):
-        """Return True if ``player``'s pad is locked at time ``t``."""
-        return bool(self.locked[player]) and ticks_diff(t, self.lock_start[player]) < self.penalty
+        """Return True if ``player``'s pad is locked at time ``t`` (not before ``clock``)."""
+        return bool(self.locked[player]) and ticks_diff(self.lock_end[player], t) > 0
 
     def lock_left(self, player, t):
         """Return the ms of lock left for ``player`` at ``t`` (0 if none)."""
         if not self.locked[player]:
             return 0
-        left = self.penalty - ticks_diff(t, self.lock_start[player])
+        left = ticks_diff(self.lock_end[player], t)
         return left if 0 < left <= self.penalty else 0
 
     def due_at(self):
         """Return the time of the next timed step, or -1 if none is waiting."""
-        return self.due if self.phase in (DEALING, STUCK) else -1
+        return self.due
 
     # -------------------------------------------------------------- internals
 
@@ -297,6 +376,8 @@ class Game:
         self.pack_head[0] = self.pack_head[1] = 0
         self.coverable = 0
         self.pending = 0
+        self.pairs = 0
+        self.rutters = 0
         self.locked[0] = self.locked[1] = 0
         self.covers[0] = self.covers[1] = 0
         self.illegals[0] = self.illegals[1] = 0
@@ -306,15 +387,42 @@ class Game:
         self.ties = 0
         self.tick_n = 0
         self.tick_t = 0
-        self.due = 0
+        self.due = -1  # time of the next timed step (deal end, pause end), -1: none
         self.changes += 1
 
     def _move_to(self, t):
-        """Time reaches ``t``: judge an earlier tick, then run the steps due by ``t``."""
+        """Time reaches ``t``: judge an earlier tick, run the steps due by ``t``, end locks."""
         if self.tick_n and t != self.tick_t:
             self._resolve()
-        self._run_steps(t)
+        if self.due >= 0:
+            self._run_steps(t)
+        if self.locked[0] or self.locked[1]:
+            self._end_locks(t)
         self.clock = t
+
+    def _end_locks(self, t):
+        """A lock whose end ``t`` has reached is over for good (times never wrap back)."""
+        for player in range(2):
+            if self.locked[player] and ticks_diff(t, self.lock_end[player]) >= 0:
+                self.locked[player] = 0
+
+    def _try_start(self, t):
+        """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
+        trial = self._trial
+        if trial is None:
+            trial = self._trial = Game()  # a start during a game: a log, not the firmware
+        trial.rules.copy_from(self.rules)
+        for name in _STATE_INTS:
+            setattr(trial, name, getattr(self, name))
+        for name in _STATE_BUFS:
+            getattr(trial, name)[:] = getattr(self, name)
+        trial.rng.state = self.rng.state
+        if trial.tick_n:
+            trial._resolve()
+        trial._move_to(t)
+        if trial.match_over:
+            return E_MATCH_OVER
+        return OK if trial.phase == OVER else E_BUSY
 
     def _emit(self, ev, t, i):
         sink = self.sink
@@ -323,12 +431,10 @@ class Game:
 
     def _take(self, player):
         """Take the top card of ``player``'s pack (the pack is not empty)."""
-        base = player * 52
         head = self.pack_head[player]
-        card = self.pack[base + head]
-        self.pack_head[player] = (head + 1) % 52
+        self.pack_head[player] = head + 1 if head < 51 else 0
         self.packs[player] -= 1
-        return card
+        return self.pack[player * 52 + head]
 
     def _put_under(self, player, card):
         """Put ``card`` face down under ``player``'s pack."""
@@ -350,9 +456,19 @@ class Game:
 
     def _deal(self, t):
         """Both players deal 4 from their pack onto their own row, left first."""
-        for player in range(2):
-            for k in range(4):
-                self._place(player * 4 + k, self._take(player))
+        by_rank = self.by_rank
+        by_rank[0:13] = _ZERO13
+        for pos in range(8):
+            card = self._take(pos >> 2)
+            self._place(pos, card)
+            by_rank[card >> 2] |= 1 << pos
+        pairs = 0
+        for rank in range(13):
+            mask = by_rank[rank]
+            if mask & (mask - 1):  # two tops or more show this rank
+                pairs |= mask
+        self.pairs = pairs
+        self.rutters = 0  # one card per stack
         self.phase = DEALING
         self.due = ticks_add(t, self.deal_ms)
         self.coverable = 0
@@ -373,31 +489,16 @@ class Game:
             self.bottoms[pos] = NO_CARD
             self.heights[pos] = 0
 
-    def _matches(self):
-        """Return the mask of positions that are coverable on the current tops."""
-        ranks = self._ranks
-        ranks[0:13] = _ZERO13
-        tops = self.tops
-        for pos in range(8):
-            ranks[tops[pos] >> 2] += 1
-        mask = self.pending
-        for pos in range(8):
-            top = tops[pos]
-            if ranks[top >> 2] > 1:
-                mask |= 1 << pos
-            elif self.rules.rutter and self.heights[pos] > 1 and self.down[top] >> 2 == top >> 2:
-                mask |= 1 << pos
-        return mask
-
     def _run_steps(self, t):
         """Run the timed steps (deal end, pause end) due at or before ``t``."""
-        while self.phase == DEALING or self.phase == STUCK:
+        while self.due >= 0:
             due = self.due
             if ticks_diff(t, due) < 0:
                 return
             if self.phase == DEALING:
                 self.phase = PLAY
-                self.coverable = self._matches()
+                self.due = -1
+                self.coverable = self.pairs  # fresh stacks: nothing pending, no rutter
                 self.changes += 1
                 if not self.coverable:
                     self._become_stuck(due)
@@ -424,6 +525,7 @@ class Game:
 
     def _end(self, t, result, why):
         self.phase = OVER
+        self.due = -1
         self.result = result
         self.why = why
         self.locked[0] = self.locked[1] = 0  # locks end with the game
@@ -438,119 +540,122 @@ class Game:
             self._emit(EV_MATCH, t, -1)
 
     def _resolve(self):
-        """Judge the pending tick against the layout and locks at its start."""
+        """Judge the pending tick against the layout and locks at its start.
+
+        Locks are read as they stand: ``_move_to`` has ended those over by the
+        tick's time, and a lock from this tick starts only after it.
+        """
         t = self.tick_t
         n = self.tick_n
         self.tick_n = 0
-        players = self.tick_player
-        positions = self.tick_pos
         results = self.tick_result
-        cards = self.tick_card
-        first = self._first
-        in_play = self.phase == PLAY
-        coverable = self.coverable
-        lock_a = self.locked_at(0, t)
-        lock_b = self.locked_at(1, t)
-        want_a = 0  # positions each player would cover on their own
-        want_b = 0
-        seen = 0  # bit player * 8 + pos: already pressed in this tick
-        bad_a = False
-        bad_b = False
+        if self.phase != PLAY:  # dealing, stuck or over: nothing counts
+            for i in range(n):
+                results[i] = IGNORED
+                self._emit(EV_PRESS, t, i)
+            return
+        seen = 0  # bit player * 8 + pos: pressed earlier in this tick
+        want = 0  # bit player * 8 + pos: a cover if no one else wants it
+        bad = 0  # bit player: an illegal press (locks the pad after the tick)
         for i in range(n):
-            player = players[i]
-            pos = positions[i]
-            key = player * 8 + pos
-            cards[i] = NO_CARD
-            if not in_play or (seen >> key) & 1:
+            player = self.tick_player[i]
+            key = player * 8 + self.tick_pos[i]
+            if (seen >> key) & 1:
                 results[i] = IGNORED
                 continue
             seen |= 1 << key
-            first[key] = i
-            if lock_b if player else lock_a:
+            self._first[key] = i
+            if self.locked[player]:
                 results[i] = LOCKED
-            elif not (coverable >> pos) & 1:
+            elif (self.coverable >> (key & 7)) & 1:
+                results[i] = COVER
+                want |= 1 << key
+            else:
                 results[i] = ILLEGAL
                 self.illegals[player] += 1
-                if player:
-                    bad_b = True
-                else:
-                    bad_a = True
-            else:
-                results[i] = COVER
-                if player:
-                    want_b |= 1 << pos
-                else:
-                    want_a |= 1 << pos
-        both = want_a & want_b
-        if both:
-            for pos in range(8):
-                if (both >> pos) & 1:
-                    self.ties += 1
-                    if self.rules.tie == TIE_COIN:
-                        loser = 1 - self.rng.below(2)
-                        results[first[loser * 8 + pos]] = LOST_TIE
-                    else:
-                        loser = 2
-                        results[first[pos]] = TIE
-                        results[first[8 + pos]] = TIE
-                    if loser != 1:
-                        want_a &= ~(1 << pos)
-                    if loser != 0:
-                        want_b &= ~(1 << pos)
-        if self.penalty:
-            if bad_a:
-                self.locked[0] = 1
-                self.lock_start[0] = t
-            if bad_b:
-                self.locked[1] = 1
-                self.lock_start[1] = t
-        covered = 0
-        out = 0
-        if want_a | want_b:
-            self._tops0[0:8] = self.tops
+                bad |= 1 << player
+        if want & (want >> 8):
+            want = self._ties(want)
+        if bad and self.penalty:
             for player in range(2):
-                want = want_b if player else want_a
-                for pos in range(8):
-                    if (want >> pos) & 1:
-                        i = first[player * 8 + pos]
-                        if not self.packs[player]:
-                            results[i] = IGNORED  # ran out earlier in this tick
-                            continue
-                        card = self._take(player)
-                        self._place(pos, card)
-                        cards[i] = card
-                        covered |= 1 << pos
-                        self.covers[player] += 1
-                        if not self.packs[player]:
-                            out |= 1 << player
-            self._update_pending(covered)
-            self.coverable = self._matches()
-            self.stuck_count = 0
-            self.changes += 1
-        real = False
-        for i in range(n):
-            if results[i] != IGNORED:
-                real = True
-            self._emit(EV_PRESS, t, i)
-        if real:
-            self.changes += 1
-            self._emit(EV_TICK, t, -1)
+                if (bad >> player) & 1:
+                    self.locked[player] = 1
+                    self.lock_end[player] = ticks_add(t, self.penalty)
+        out = self._cover(want) if want else 0
+        self.changes += 1
+        sink = self.sink
+        if sink is not None:
+            for i in range(n):
+                sink(EV_PRESS, t, i)
+            sink(EV_TICK, t, -1)
         if out:
-            if out == 3:
-                self._end(t, DRAW, WHY_BOTH_OUT)
-            else:
-                self._end(t, WIN_A if out == 1 else WIN_B, WHY_OUT)
-        elif covered and not self.coverable:
+            self._end(t, _OUT_RESULT[out], WHY_BOTH_OUT if out == 3 else WHY_OUT)
+        elif want and not self.coverable:
             self._become_stuck(t)
 
-    def _update_pending(self, covered):
-        """Uncovered partners of a covered position's match become pending."""
-        tops0 = self._tops0
-        pending = self.pending
+    def _ties(self, want):
+        """Settle positions both players would cover; return the covers left."""
+        both = want & (want >> 8) & _ALL
+        results = self.tick_result
+        first = self._first
         for pos in range(8):
-            if (covered >> pos) & 1:
-                rank = tops0[pos] >> 2
-                for other in range(8):
-                    if not (covered >> other) & 1 and tops0[other] >> 2 == rank:
-                        pending |= 1 << other
-        self.pending = pending & ~covered & _ALL
+            if (both >> pos) & 1:
+                self.ties += 1
+                if self.rules.tie == TIE_COIN:  # below(2) == 0: A wins the coin
+                    loser = 1 - self.rng.below(2)
+                    results[first[loser * 8 + pos]] = LOST_TIE
+                    want &= ~(1 << (loser * 8 + pos))
+                else:
+                    results[first[pos]] = TIE
+                    results[first[8 + pos]] = TIE
+                    want &= ~(0x101 << pos)
+        return want
+
+    def _cover(self, want):
+        """Apply the covers in ``want`` (bits player * 8 + pos), lowest first.
+
+        Keeps ``by_rank``, ``pairs``, ``rutters`` and ``pending`` up to date from
+        the covered stacks only, then sets ``coverable``. Returns the players whose
+        pack ran out (bit 0 = A, bit 1 = B).
+        """
+        by_rank = self.by_rank
+        pairs = self.pairs
+        pending = self.pending
+        covered = 0
+        out = 0
+        while want:
+            low = want & _ALL
+            key = LOWEST_BIT[low] if low else 8 + LOWEST_BIT[want >> 8]
+            want &= want - 1
+            player = key >> 3
+            if not self.packs[player]:
+                self.tick_result[self._first[key]] = IGNORED  # ran out earlier in this tick
+                continue
+            pos = key & 7
+            bit = 1 << pos
+            old = self.tops[pos] >> 2  # the rank covered
+            card = self._take(player)
+            self._place(pos, card)
+            self.tick_card[self._first[key]] = card
+            self.covers[player] += 1
+            if not self.packs[player]:
+                out |= 1 << player
+            covered |= bit
+            # The other tops of the covered rank become pending (unless covered too).
+            rest = by_rank[old] & ~bit
+            by_rank[old] = rest
+            pending |= rest
+            if not rest & (rest - 1):  # the covered rank shows at most once now
+                pairs &= ~rest
+            new = card >> 2
+            mates = by_rank[new] | bit
+            by_rank[new] = mates
+            # ``pos`` left its old rank's pairs; it pairs again if its new rank shows twice.
+            pairs = pairs | mates if mates & (mates - 1) else pairs & ~bit
+            if self.rutter:
+                self.rutters = self.rutters | bit if old == new else self.rutters & ~bit
+        self.pairs = pairs
+        self.pending = pending = pending & ~covered
+        self.coverable = pairs | pending | self.rutters
+        self.stuck_count = 0
+        return out

@@ -13,6 +13,16 @@ SEED_LIMIT = const(1 << 30)
 _WARMUP = const(20)  # steps that spread a small seed's bits over the state
 
 
+def _bit_lengths():
+    table = bytearray(256)
+    for m in range(1, 256):
+        table[m] = table[m >> 1] + 1
+    return bytes(table)
+
+
+_BITS = _bit_lengths()  # _BITS[m]: the number of bits of m (m < 256)
+
+
 class Rng:
     """30-bit xorshift generator; ``seed`` is an int in ``[0, 2**30)``."""
 
@@ -38,14 +48,22 @@ class Rng:
         return x
 
     def below(self, n):
-        """Return a uniform int in ``[0, n)`` for ``1 <= n <= 2**20``."""
-        bits = 0
-        while (1 << bits) < n:
-            bits += 1
+        """Return a uniform int in ``[0, n)`` for ``1 <= n <= 2**20``.
+
+        Rejection sampling on the top ``bits`` bits of each state, the fewest that
+        cover ``n`` (the state step of ``next`` is written out: it is the hot path).
+        """
+        m = n - 1
+        bits = _BITS[m] if m < 256 else 8 + _BITS[m >> 8] if m < 65536 else 16 + _BITS[m >> 16]
+        shift = 30 - bits  # top bits are the best mixed
+        x = self.state
         while True:
-            r = self.next() >> (30 - bits)  # top bits are the best mixed
-            if r < n:
-                return r
+            x ^= (x & 0x7FFFFF) << 7
+            x ^= x >> 13
+            x ^= (x & 0x7FFF) << 15
+            if x >> shift < n:
+                self.state = x
+                return x >> shift
 
 
 def shuffle(rng, buf, n):

@@ -164,6 +164,7 @@ class App:
                 self.buzzer.beep(self.sound, now)
             self.sound = SOUND_NONE
         self.buzzer.update(now)
+        self.log.pump(now)  # log bytes a slow host has not taken yet
         self.display.refresh()
         self.frames += 1
 
@@ -193,7 +194,8 @@ class App:
                 self._menu_key(key & 3)
             elif mode == TITLE or mode == DONE:
                 self._show(MENU)
-        if buttons.check_overflow():  # counted in buttons.overflows
+        if buttons.check_overflow(now):  # counted in buttons.overflows; keys reset
+            self.start_down = False  # START's release may be lost: held START re-reports
             self.log.comment(OVERFLOW_TEXT)
 
     @property

@@ -10,8 +10,14 @@ the same timestamp and are simultaneous for the rules.
 :class:`Buttons` reads the queue with ``EventQueue.get_into()`` into one
 preallocated ``keypad.Event`` and exposes the last event as plain attributes
 (``key``, ``pressed``, ``timestamp``), so reading events allocates nothing. A full
-queue sets ``overflowed``: :meth:`Buttons.check_overflow` clears it and counts it
-(the caller logs it); the presses that were lost are simply never played.
+queue sets ``overflowed``: :meth:`Buttons.check_overflow` clears it, counts it (the
+caller logs it) and resynchronises: the presses that were lost are never played, but
+a lost *release* would leave a key held for ever (START held abandons the match), so
+the scanner is ``reset()``: keys down at that moment report a new press (a keypad
+``reset()`` forgets every key's state), and the caller forgets what it held. A pad
+key whose press was already read and is still down would then press twice: that
+re-report (a press of a key read as down before the overflow, within
+``RESYNC_MS`` of it) is swallowed here.
 
 :func:`position` maps a pad button to a table position. A pad mirrors the table as
 seen from its seat: buttons 0-3 are the near row (the player's own stacks), 4-7
@@ -25,17 +31,22 @@ Implementation Notes
 **Hardware:** buttons wired active-low to GPIO (internal pull-ups, no resistors;
 RP2350's pull-down erratum rules out active-high), or a key matrix with diodes.
 
-**Software and Dependencies:** CircuitPython 9/10 ``keypad`` (``Event.timestamp``,
+**Software and Dependencies:** CircuitPython 9/10 ``keypad`` (``Event.timestamp``, ``reset``,
 ``EventQueue.get_into``, ``overflowed``; ``debounce_threshold``, added in 9.0 by
 adafruit/circuitpython#8855 -- the scanner is rebuilt without it on older firmware that
-rejects the keyword), ``board``; ``hw.profiles``.
+rejects the keyword), ``board``; ``hw.profiles``, ``engine.ticks``.
 """
 
+from engine.ticks import ticks_diff
 from hw.profiles import KEY_COUNT, KEY_START, NO_KEY
 
 SCAN_INTERVAL = 0.002  # s: the scan period is the timestamp resolution
 DEBOUNCE = 3  # scans a key must hold its new state (about 6 ms)
 MAX_EVENTS = 64
+# ms after the overflow check within which a re-reported press is the held key's own:
+# reset() rescans at once, then debounce takes DEBOUNCE - 1 more scans (4 ms), plus
+# the time the loop spent draining the full queue before the check.
+RESYNC_MS = 40
 
 
 def position(seat, button):
@@ -57,26 +68,49 @@ class Buttons:
         self.pressed = False
         self.timestamp = 0
         self.overflows = 0
+        self.down = bytearray(KEY_COUNT)  # keys read as pressed and not yet released
+        self.stale = bytearray(KEY_COUNT)  # down at the last overflow: re-report expected
+        self.resync_at = 0  # time of the last overflow check
 
     def read(self):
         """Read the next event into ``key``/``pressed``/``timestamp``; False if none."""
         event = self.event
-        if not self.events.get_into(event):
-            return False
-        number = event.key_number
-        self.key = self.keymap[number] if number < len(self.keymap) else NO_KEY
-        self.pressed = event.pressed
-        self.timestamp = event.timestamp
-        return True
+        events = self.events
+        while events.get_into(event):
+            number = event.key_number
+            key = self.keymap[number] if number < len(self.keymap) else NO_KEY
+            pressed = event.pressed
+            if key < KEY_COUNT:
+                if self.stale[key]:
+                    self.stale[key] = 0
+                    if pressed and ticks_diff(event.timestamp, self.resync_at) <= RESYNC_MS:
+                        self.down[key] = 1
+                        continue  # the reset's re-report of a press already read
+                self.down[key] = 1 if pressed else 0
+            self.key = key
+            self.pressed = pressed
+            self.timestamp = event.timestamp
+            return True
+        return False
 
-    def check_overflow(self):
+    def check_overflow(self, now=0):
         """Return True (once) if the queue overflowed since the last check.
 
-        Call it after draining the queue: ``clear()`` also drops queued events.
+        Call it after draining the queue, with the loop's time: ``clear()`` also drops
+        queued events. Resynchronises the keys (see the module docstring): the caller
+        must forget any key it holds as down (START).
         """
         if not self.events.overflowed:
             return False
         self.events.clear()
+        self.scanner.reset()
+        down = self.down
+        stale = self.stale
+        for key in range(KEY_START):  # pad keys; START's re-report is wanted
+            stale[key] = down[key]
+            down[key] = 0
+        down[KEY_START] = 0
+        self.resync_at = now
         self.overflows += 1
         return True
 

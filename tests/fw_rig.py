@@ -3,8 +3,8 @@
 The rig builds the firmware exactly as ``code.py`` does (``hw.main.build``: board
 profile, display, one keypad scanner, usb_cdc.data, nvm), on Blinka's real
 displayio, and drives it loop by loop on the fake ``supervisor`` clock. Key events
-are injected into the firmware's own keypad scanner with the timestamps a scan
-would give them. A ``Tracer`` chained onto the firmware's game records what the
+move the pins of the firmware's own keypad scanner, which scans and debounces them
+as a board does and stamps each event with its scan's time. A ``Tracer`` chained onto the firmware's game records what the
 device's engine decided, to compare with a replay of the log it streamed.
 """
 
@@ -55,8 +55,9 @@ class Rig:
     """The firmware on a desktop, one loop at a time."""
 
     def __init__(self, start=1000, settings=None, builtin=None, board_id="raspberry_pi_pico",
-                 seed=12345):
+                 seed=12345, data_port=True):
         cpstubs.reset()
+        usb_cdc.reset(data=data_port)  # False: booted without it (ESP32-S2/S3)
         displayio.release_displays()
         display = None
         if builtin is not None:
@@ -97,13 +98,17 @@ class Rig:
             self.step(dt)
             spent += dt
 
-    def tap(self, key, t=None, hold=30):
-        """Press ``key`` at ``t`` (default now) and release it ``hold`` ms later."""
+    def tap(self, key, t=None, hold=20):
+        """Press ``key`` at ``t`` (default now) and release it ``hold`` ms later.
+
+        The scanner debounces as a board does: each transition reaches the firmware
+        3.9-5.9 ms after the pin moved, so a tap is seen within ``hold + 6`` ms.
+        """
         t = self.now if t is None else t
         self.scanner.press(key, t)
         self.scanner.release(key, (t + hold) % WRAP)
 
-    def press_pos(self, seat, pos, t=None, hold=30):
+    def press_pos(self, seat, pos, t=None, hold=20):
         """``seat`` presses the button of table position ``pos``."""
         self.tap(key_for(seat, pos), t, hold)
 

@@ -124,6 +124,41 @@ def test_bot_waits_out_its_lock():
     assert locked_presses == []
 
 
+def test_a_bot_paused_for_days_plays_on_at_once():
+    # The game pauses with a match on the table: the game hears the time and the
+    # bot idles, in steps under 2**28 ms, for days. Once play resumes the bot must
+    # press within its own delays, not wait for the clock to come round again.
+    seed = 0
+    while True:
+        game, bots = new_game(seed, (NORMAL, NORMAL))
+        game.advance(300)
+        if game.coverable:
+            break
+        seed += 1
+    bot = bots[0]
+    bot.reset(300)
+    assert bot.step(300) == -1 and bot.next_time() > 300  # it has seen the match
+    for pause in ((1 << 28) + 1000, 3 << 28, 5 << 29):
+        t = game.clock
+        left = pause
+        while left:
+            step = min(left, 1 << 27)
+            t = (t + step) % TICKS_PERIOD
+            left -= step
+            assert game.advance(t) == 0
+            bot.idle(t)
+        for _ in range(5000):  # react + miss + move of a normal bot: under 5 s
+            t = (t + 1) % TICKS_PERIOD
+            game.advance(t)
+            pos = bot.step(t)
+            if pos >= 0:
+                break
+        assert pos >= 0, pause
+        assert game.press(0, pos, t) == 0
+        game.advance((t + 1) % TICKS_PERIOD)
+        bot.step((t + 1) % TICKS_PERIOD)
+
+
 # ------------------------------------------------------------------ replay
 
 

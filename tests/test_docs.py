@@ -33,8 +33,9 @@ def _anchors(path):
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_relative_links_resolve(doc):
     text = doc.read_text()
-    assert "../shared" not in text
     for target in LINK.findall(text):
+        # ../shared (the CircuitPython test fixtures) is not part of a clone: never a link.
+        assert "../shared" not in target, target
         if re.match(r"[a-z]+:", target):
             continue  # http(s), mailto: not checked here
         path, _, anchor = target.partition("#")

@@ -161,7 +161,11 @@ def test_both_players_keys_in_one_pass_are_one_tick(session):
     import json
 
     now, pos = session.together
-    assert ("press %d A %d" % (now, pos)) in session.log
+    # Both keys went down in one pass; the scan debounces them together (4-6 ms later).
+    stamps = [t % (1 << 29) for t in range(now, now + 10)
+              if ("press %d A %d" % (t % (1 << 29), pos)) in session.log]
+    assert len(stamps) == 1
+    now = stamps[0]
     assert ("press %d B %d" % (now, pos)) in session.log
     events = [json.loads(l) for l in session.live]
     at = [e for e in events if e["t"] == now and e["ev"] in ("press", "tick")]

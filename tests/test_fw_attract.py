@@ -84,13 +84,15 @@ def test_any_button_returns_to_the_title_and_is_not_played():
     changes = rig.game.changes
     trace = len(rig.trace)
     logged = len(log_lines(rig))
-    rig.press_pos(0, pos, hold=80)
+    key = key_for(0, pos)
+    rig.scanner.events.inject(key, True, rig.now)  # as the scan queues it: read this pass
     rig.step(2)
     assert app.mode == TITLE and not app.attract
     assert all(seat.human for seat in app.seats)
     assert rig.game.changes == changes and len(rig.trace) == trace
     new = log_lines(rig)[logged:]
     assert new == ["# attract stopped (button)"]
+    rig.scanner.events.inject(key, False, rig.now + 80)
     rig.run(200)  # the release does nothing either: still the title, not the menu
     assert app.mode == TITLE
     assert rig.game.changes == changes and len(log_lines(rig)) == logged + 1
@@ -99,7 +101,7 @@ def test_any_button_returns_to_the_title_and_is_not_played():
     rig.run(2500, dt=20)
     rig.scanner.press(KEY_START, rig.now)
     rig.scanner.press(key_for(1, 3), rig.now)  # read in the same pass: dropped too
-    rig.step(2)
+    rig.run(10)  # both debounced in the same scan
     assert app.mode == TITLE and not app.attract
     rig.run(1500)  # START still held past the long press: no menu, no "abandoned"
     rig.scanner.release(KEY_START, rig.now)
@@ -130,7 +132,7 @@ def test_timeout_setting_held_start_silence_and_off_switches():
     rig.run_until(lambda: sum(rig.game.covers) >= 3, dt=20)
     assert all(duty == 0 for _, duty in pwm.history)
     rig.tap(KEY_START)
-    rig.step(2)
+    rig.run(10)  # the press, debounced
     assert app.mode == TITLE
     # Off: CSPEED_ATTRACT_S = "0" (attract_ms 0), or no engine.bot (no levels).
     app.attract_ms = 0

@@ -163,8 +163,10 @@ def test_same_timestamp_presses_are_one_tick_whatever_the_key_order():
         cov = rig.coverable()
         pos_a, pos_b = cov[0], cov[-1]
         now = rig.now + 1
-        for seat in order:
-            rig.press_pos(seat, pos_a if seat == 0 else pos_b, now)
+        for seat in order:  # raw events, queued in this order, stamped by one scan
+            key = key_for(seat, pos_a if seat == 0 else pos_b)
+            rig.scanner.events.inject(key, True, now)
+            rig.scanner.events.inject(key, False, now + 30)
         rig.run(100)
         events = [json.loads(line) for line in rig.device_trace()]
         ticks = [e for e in events if e["ev"] == "tick"]
@@ -197,7 +199,7 @@ def test_presses_outside_a_game_are_not_played_or_logged():
     rig.run(50)
     assert rig.app.mode == MENU
     rig.tap(KEY_START)
-    rig.run(20)
+    rig.run(30)
     assert rig.app.mode == READY
     rig.press_pos(0, 0)  # during "get ready"
     rig.run(50)

@@ -139,7 +139,7 @@ def test_messages_through_a_game():
     rig.run(40)
     assert rig.app.mode == MENU
     rig.tap(16)
-    rig.run(10)
+    rig.run(30)  # the release, debounced
     table = rig.app.table
     assert rig.app.mode == READY
     assert table.message_labels[0].text == "Get ready..."

@@ -1,10 +1,13 @@
-"""Run every tests/mpy/vm_*.py inside the MicroPython 1.27 WebAssembly VM.
+"""Run every tests/mpy/vm_*.py in MicroPython 1.27 and in CircuitPython 10.2.1's interpreter.
 
+The two VMs: MicroPython's WebAssembly build (tests/mpy/vm.mjs, under Node) and
+CircuitPython's own 32-bit unix interpreter from ../shared/circuitpython (tests/cpvm.py,
+same directory layout and exit codes; skipped with the reason when it is absent).
 Each script must exit 0 and print "OK" as its last line (mpyharness.Report.done()).
 A script may raise its VM timeout with a line "# vm-timeout: SECONDS" near the top,
 and name the repo directories copied into the VM with "# vm-dirs: D1 D2 ..." (passed
 to vm.mjs as --dir options; without it vm.mjs copies its defaults, engine and tests).
-Also checks that tests/mpy/vm.mjs itself reports failures and kills hung VMs.
+Also checks that both runners report failures and kill hung VMs.
 """
 
 import re
@@ -14,19 +17,30 @@ from pathlib import Path
 
 import pytest
 
+import cpvm
+
 ROOT = Path(__file__).resolve().parent.parent
 MPY = ROOT / "tests" / "mpy"
 VM = MPY / "vm.mjs"
 PKG = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 SCRIPTS = sorted(MPY.glob("vm_*.py"))
 DEFAULT_TIMEOUT = 120
+VMS = ("micropython", "circuitpython")
 
 
-def run_vm(script, timeout=DEFAULT_TIMEOUT, dirs=None):
-    """Run script in the VM; returns the CompletedProcess (text, stdout/stderr captured).
+def run_vm(script, timeout=DEFAULT_TIMEOUT, dirs=None, vm="micropython"):
+    """Run script in a VM; returns the CompletedProcess (text, stdout/stderr captured).
 
-    ``dirs``: repo directories to copy into the VM (None: vm.mjs's defaults).
+    ``dirs``: repo directories to copy into the VM (None: the runner's defaults).
+    ``vm``: "micropython" (1.27, WebAssembly) or "circuitpython" (10.2.1 unix, i386);
+    the test is skipped, with the reason, when CircuitPython's interpreter is absent.
     """
+    if vm == "circuitpython":
+        reason = cpvm.missing_reason()
+        if reason:
+            pytest.skip(reason)
+        return cpvm.run(script, timeout=timeout, dirs=dirs)
+    assert vm == "micropython", vm
     node = shutil.which("node")
     if node is None:
         pytest.fail("node not found on PATH: the MicroPython VM tests need Node.js 20+")
@@ -55,58 +69,65 @@ def test_vm_scripts_exist():
     assert SCRIPTS, f"no vm_*.py scripts in {MPY}"
 
 
+@pytest.mark.parametrize("vm", VMS)
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
-def test_vm_script(script):
-    p = run_vm(script, script_timeout(script), script_dirs(script))
+def test_vm_script(script, vm):
+    p = run_vm(script, script_timeout(script), script_dirs(script), vm)
     out = f"--- stdout\n{p.stdout}\n--- stderr\n{p.stderr}"
-    assert p.returncode == 0, f"{script.name} exited {p.returncode}\n{out}"
+    assert p.returncode == 0, f"{script.name} exited {p.returncode} in {vm}\n{out}"
     lines = p.stdout.strip().splitlines()
-    assert lines and lines[-1] == "OK", f"{script.name} did not end with OK\n{out}"
+    assert lines and lines[-1] == "OK", f"{script.name} did not end with OK in {vm}\n{out}"
 
 
 # --- the runner itself -------------------------------------------------------
 
 
-def test_vm_reports_python_exception(tmp_path):
+@pytest.mark.parametrize("vm", VMS)
+def test_vm_reports_python_exception(tmp_path, vm):
     s = tmp_path / "boom.py"
     s.write_text("print('before')\ndef f():\n    raise ValueError('boom')\nf()\n")
-    p = run_vm(s, timeout=30)
+    p = run_vm(s, timeout=30, vm=vm)
     assert p.returncode == 1
     assert "before" in p.stdout
-    assert "ValueError: boom" in p.stderr and 'boom.py", line 3' in p.stderr
+    tb = p.stdout + p.stderr  # CircuitPython prints tracebacks on stdout (its console)
+    assert "ValueError: boom" in tb and 'boom.py", line 3' in tb
 
 
-def test_vm_dirs_directive_picks_the_copied_directories(tmp_path):
-    listing = "import os\nprint(sorted(os.listdir('/proj')))\n"
+@pytest.mark.parametrize("vm", VMS)
+def test_vm_dirs_directive_picks_the_copied_directories(tmp_path, vm):
+    listing = "import os\nprint(sorted(os.listdir('.')))\n"  # cwd: the VM's project copy
     default = tmp_path / "default.py"
     default.write_text(listing)
     chosen = tmp_path / "chosen.py"
     chosen.write_text("# vm-timeout: 30\n# vm-dirs: hw  engine\n" + listing)
     assert script_dirs(default) is None
     assert script_dirs(chosen) == ["hw", "engine"]
-    p = run_vm(default, timeout=30, dirs=script_dirs(default))
+    p = run_vm(default, timeout=30, dirs=script_dirs(default), vm=vm)
     assert p.returncode == 0 and p.stdout.strip() == "['engine', 'tests']", p.stderr
-    p = run_vm(chosen, timeout=30, dirs=script_dirs(chosen))
+    p = run_vm(chosen, timeout=30, dirs=script_dirs(chosen), vm=vm)
     assert p.returncode == 0 and p.stdout.strip() == "['engine', 'hw']", p.stderr
 
 
-def test_vm_passes_sys_exit_code(tmp_path):
+@pytest.mark.parametrize("vm", VMS)
+def test_vm_passes_sys_exit_code(tmp_path, vm):
     s = tmp_path / "exit3.py"
     s.write_text("import sys\nsys.exit(3)\n")
-    assert run_vm(s, timeout=30).returncode == 3
+    assert run_vm(s, timeout=30, vm=vm).returncode == 3
 
 
-def test_vm_exception_under_heap_lock_is_reported_not_hung(tmp_path):
+@pytest.mark.parametrize("vm", VMS)
+def test_vm_exception_under_heap_lock_is_reported_not_hung(tmp_path, vm):
     s = tmp_path / "locked.py"
     s.write_text("import micropython\nmicropython.heap_lock()\nx = [1, 2, 3]\n")
-    p = run_vm(s, timeout=30)
+    p = run_vm(s, timeout=30, vm=vm)
     assert p.returncode == 1, p.stderr
-    assert "MemoryError" in p.stderr
+    assert "MemoryError" in p.stdout + p.stderr
 
 
-def test_vm_timeout_kills_a_hung_vm(tmp_path):
+@pytest.mark.parametrize("vm", VMS)
+def test_vm_timeout_kills_a_hung_vm(tmp_path, vm):
     s = tmp_path / "spin.py"
     s.write_text("while True:\n    pass\n")
-    p = run_vm(s, timeout=2)
+    p = run_vm(s, timeout=2, vm=vm)
     assert p.returncode == 124
     assert "timeout after 2s" in p.stderr

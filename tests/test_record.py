@@ -170,7 +170,7 @@ def firmware_starts(nvm):
     from hw.app import TITLE, App
 
     rig = firmware_starts.rig = getattr(firmware_starts, "rig", None) or Rig()
-    app = App(rig.app.display, rig.app.buttons, nvm=bytearray(nvm), levels=("a", "b", "c"))
+    app = App(rig.app.display, rig.app.buttons, nvm=bytearray(bytes(nvm)), levels=("a", "b", "c"))
     assert app.mode == TITLE
     for item, value in enumerate(app.menu.values):
         assert value < len(app.menu.choices[item])
@@ -208,7 +208,7 @@ def test_power_cut_after_every_byte(saves):
     cuts = 0
     for n in range(rec.SLOT + 1):
         copy = FileNVM(None, cut_after=n)
-        bytearray.__setitem__(copy, slice(0, 4096), nvm)
+        copy._data[:] = nvm._data
         attempt = rec.Record(DEFAULTS)
         attempt.load(copy)
         attempt.buf[:] = r.buf
@@ -241,7 +241,7 @@ def test_power_cut_at_every_rp2040_flash_step(saves):
     n = 0
     while True:
         copy = FileNVM(None, cut_after=n, mode="rp2040")
-        bytearray.__setitem__(copy, slice(0, 4096), nvm)
+        copy._data[:] = nvm._data
         attempt = rec.Record(DEFAULTS)
         attempt.load(copy)
         attempt.buf[:] = r.buf
@@ -300,7 +300,7 @@ def test_damaged_records_boot_to_defaults_or_a_valid_record(saves, damage):
     rnd = random.Random(saves)
     nvm, r = prepared("bytes", rnd, saves)
     for pos, value in damage:
-        bytearray.__setitem__(nvm, pos, value)
+        nvm._data[pos] = value
     again = rec.Record(DEFAULTS)
     slot = again.load(nvm)
     if slot >= 0:
@@ -316,5 +316,5 @@ def test_damaged_records_boot_to_defaults_or_a_valid_record(saves, damage):
 def test_the_firmware_starts_on_any_nvm_content(data, saves):
     nvm, _ = prepared("bytes", random.Random(saves), saves)
     cut = len(data) // (saves + 1)  # part random, part records
-    bytearray.__setitem__(nvm, slice(0, cut), data[:cut])
+    nvm._data[0:cut] = data[:cut]
     assert firmware_starts(nvm) == loaded(nvm)[1] or loaded(nvm)[0] < 0

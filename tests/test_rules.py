@@ -9,7 +9,7 @@ from cs_helpers import (
 )
 from engine.cards import CARD_NAMES, parse_card
 from engine.game import (
-    DEALING, E_BUSY, E_TIME, Game, OK, OVER, PLAY, STUCK, WIN_A,
+    DEALING, E_ARG, E_BUSY, E_MATCH_OVER, E_TIME, Game, OK, OVER, PLAY, STUCK, WIN_A,
 )
 from engine.rng import Rng, shuffle
 from engine.rules import Rules
@@ -522,6 +522,136 @@ def test_start_needs_the_previous_game_over():
     game.start(0)
     game.shuffle(2)
     assert game.start(5000) == E_BUSY
+
+
+def _state(game):
+    """Everything a caller can see of a game, and the internals a start would move."""
+    return (game.phase, game.clock, game.changes, game.tick_n, game.tick_t, game.due,
+            game.coverable, game.pending, game.stuck_count, game.deals, game.stucks,
+            game.games, game.has_deck, game.rng.state, list(game.score), bytes(game.tops),
+            bytes(game.packs), bytes(game.heights), bytes(game.pack), bytes(game.locked),
+            list(game.lock_end), game.match_over)
+
+
+def test_a_refused_start_changes_nothing():
+    # Stuck deals every 1300 ms: a start at 9000 would first run them (deals at
+    # 2300, 3600, ...) and still find the game on. Refused, it must run none.
+    game = Game()
+    events = []
+    game.sink = lambda ev, t, i: events.append((ev, t))
+    game.set_deck(bytearray(parse_card(c) for c in STUCK_DECK.split()[1:]))
+    game.start(1000)
+    game.advance(1100)
+    game.press(0, 0, 1100)  # a pending tick, judged by nothing yet
+    game.shuffle(5)
+    before = _state(game)
+    n = len(events)
+    assert game.start(9000) == E_BUSY
+    assert _state(game) == before and len(events) == n
+    assert game.start(1100) == E_BUSY  # at the clock: still refused, still no change
+    assert _state(game) == before and len(events) == n
+    # The same through a log: the trace stops at the last good line's time.
+    text = log("press 1100 A 0", "seed 5", "start 9000", deck=STUCK_DECK)
+    game, rec, err = run(text)
+    assert err is not None and err.lineno == 6 and "not over" in err.reason
+    cut, rec_cut, _ = run(log("press 1100 A 0", "seed 5", deck=STUCK_DECK))
+    assert rec.events == rec_cut.events and rec.events[-1]["ev"] == "press"
+    assert max(e["t"] for e in rec.events) == 1100
+
+
+def test_a_start_refused_because_the_match_ended_changes_nothing():
+    # The pending tick wins the match for A: a start after it is "match over",
+    # and it must not have judged that tick.
+    game, rec = _rigged("8C", "8D 9S", "5C 9D JH KS 5D 2H 3C 7S", Rules(wins=1))
+    game.press(0, 0, 400)
+    game.shuffle(1)
+    before = _state(game)
+    n = len(rec.events)
+    assert game.start(500) == E_MATCH_OVER
+    assert _state(game) == before and len(rec.events) == n
+    game.advance(401)
+    assert [e["ev"] for e in rec.events[-2:]] == ["over", "match"]
+
+
+def test_a_start_accepted_once_the_game_ends_by_its_time():
+    # The pending tick ends the game (A covers with the last card): start at 500 is
+    # accepted, after judging that tick, as LOG.md's "over by that time" says.
+    game, rec = _rigged("8C", "8D 9S", "5C 9D JH KS 5D 2H 3C 7S")
+    game.press(0, 0, 400)
+    game.shuffle(1)
+    assert game.start(500) == OK
+    assert [e["ev"] for e in rec.events[-4:]] == ["press", "tick", "over", "deal"]
+    assert game.games == 2 and game.score == [1, 0]
+
+
+def test_a_lock_ends_for_good_however_long_the_game_sits():
+    # A's illegal press at 400 locks A until 900. The game then sits for 2**28 ms
+    # and for a whole clock period (advanced in steps under 2**28 ms, as a
+    # device's loop does): the lock must not come back when the clock wraps round.
+    for later in (1 << 28, 1 << 29, (1 << 29) + 100):
+        game, rec, err = run(log("press 1400 A 1", "clock 1401"))
+        assert game.locked_at(0, 1401) and game.lock_left(0, 1401) == 499
+        t = 1401
+        while later - (t - 1401) > (1 << 27):
+            t += 1 << 27
+            assert game.advance(t % (1 << 29)) == OK
+        t = (1400 + later + 10) % (1 << 29)
+        assert game.advance(t) == OK
+        assert not game.locked_at(0, t) and game.lock_left(0, t) == 0
+        assert game.press(0, 0, t) == OK and game.advance((t + 1) % (1 << 29)) == OK
+        assert rec.results() == ["A1:illegal", "A0:cover"], (later, rec.results())
+
+
+def test_a_deadline_is_met_however_late_time_comes():
+    # The deal window ends at 1300 even when the next time the game hears of is
+    # almost 2**28 ms later.
+    game, rec, err = run(log("clock %d" % (1000 + (1 << 28) - 1)))
+    assert game.phase == PLAY and game.due_at() == -1
+
+
+def test_non_int_arguments_are_refused_not_raised():
+    game = Game()
+    game.set_deck(bytearray(parse_card(c) for c in FIVES.split()[1:]))
+    assert game.start(1.5) == E_ARG and game.games == 0
+    assert game.start(0) == OK
+    game.advance(400)
+    before = _state(game)
+    for player, pos, t in ((0.0, 0, 500), (0, 0.0, 500), (0, 0, 500.0), ("A", 0, 500),
+                           (0, None, 500), (0, 0, "500"), (None, 0, 500), (0, 0, 400.0)):
+        assert game.press(player, pos, t) == E_ARG
+    for t in (500.0, 400.0, "500", None, 1e20):
+        assert game.advance(t) == E_ARG
+    assert _state(game) == before
+    assert game.press(True, 4, 500) == E_ARG  # as in MicroPython, where a bool is no int
+    assert game.press(0, 4, 500) == OK
+
+
+COIN_LOG = """CSLOG 1
+rules tie=coin deadlock=1
+deck 5C 2C 3C 4C 6C 7C AC 8C 9C TC JC QC KC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 5H 8H 9H TH JH QH AH 2H 3H 4H 6H 7H KH AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS
+start 0
+press 400 A 0
+press 400 B 0
+press 500 B 4
+press 500 A 4
+seed 555555582
+start 1200
+press 1600 A 0
+press 1600 B 0
+press 1601 B 4"""
+
+
+def test_a_coin_tie_judged_after_the_next_seed_uses_its_own_games_generator():
+    # The tick at 500 (a coin tie, the game's last) is judged only at "start 1200",
+    # after the next game's seed line: its coin must still be the first game's.
+    plain = run(COIN_LOG)[1].events
+    clocked = run(COIN_LOG.replace("seed 555555582", "clock 600\nseed 555555582"))[1].events
+    assert plain == clocked
+    at500 = ["%s%d:%s" % (e["p"], e["pos"], e["r"]) for e in plain if e["ev"] == "press" and e["t"] == 500]
+    assert at500 == ["B4:cover", "A4:lost-tie"]
+    deck_log = COIN_LOG.replace("seed 555555582", "deck " + " ".join(CARD_NAMES))
+    clocked = deck_log.replace("press 500 A 4\ndeck", "press 500 A 4\nclock 600\ndeck")
+    assert run(deck_log)[1].events == run(clocked)[1].events
 
 
 def test_match_event_follows_the_winning_over():

@@ -1,9 +1,30 @@
-"""Engine benchmark: heap in the MicroPython VM, .mpy size, lines per press, games/s.
+"""Engine benchmark: VM heap, .mpy size, lines per judged press, games/s, bot games/s.
 
-Run by hand (``make bench``); prints figures, asserts nothing. The VM figures come
-from tools/bench_vm.py run in the MicroPython WebAssembly VM (needs ``npm ci``).
+Run by hand (``make bench``); prints figures. Every measured operation is checked
+to have done what it claims: a measured press that is not accepted (``OK``) or not
+judged by the ``advance`` that follows raises ``BenchError`` (tests/test_bench.py).
+
+Implementation Notes
+--------------------
+
+**Lines per judged press** (CPython ``sys.settrace``, 'line' events in files under
+``engine/``). Random play: at each step time moves on by 1-300 ms (``advance``, not
+counted: timed steps such as the end of a deal are not press costs), then one or
+both players press at that time (one tick in five both, often on one position; a
+coverable position 3 times in 4, else any) and
+``advance(t + 1)`` judges the tick. The lines from the tick's first press through
+that ``advance`` are the tick's cost; each press is charged the tick's cost divided
+by the presses in it (a tie is two presses in one tick). Presses are grouped by the
+result the engine gave them (cover, illegal, locked, tie, lost-tie, ignored), per
+rule setting; median and p99 per group. ``ignored`` comes from presses during a
+deal window and repeated presses of a position in one tick.
+
+**Games per second**: full seeded games between two random pressers (CPython, one
+core). **Bot games per second**: ``tools.simulate`` (normal vs normal, default
+rules) on one core and with ``--jobs 2``. Both vary with the machine's load.
 """
 
+import os
 import random
 import subprocess
 import sys
@@ -11,10 +32,23 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.game import Game, OVER, PLAY
-from engine.rules import Rules
+from engine.game import EV_PRESS, Game, OK, OVER, PLAY, RESULT_NAMES, ERROR_NAMES
+from engine.rules import Rules, TIE_COIN
 
 ROOT = Path(__file__).resolve().parent.parent
+ENGINE_DIR = str(ROOT / "engine") + os.sep
+
+# Rule settings of the lines benchmark: (name, Rules keyword arguments).
+SETTINGS = (
+    ("replay", {}),
+    ("coin", {"tie": TIE_COIN}),
+    ("replay+rutter", {"rutter": 1}),
+    ("coin+rutter", {"tie": TIE_COIN, "rutter": 1}),
+)
+
+
+class BenchError(Exception):
+    """A measured operation did not do what the benchmark claims it measures."""
 
 
 def vm_figures():
@@ -40,13 +74,120 @@ def mpy_sizes():
     return sizes
 
 
-def play_game(seed, rnd, on_press=None):
-    """Two random legal-ish players; return (game, presses)."""
+# ------------------------------------------------------------ lines per press
+
+
+class _Judged:
+    """Sink recording the results of the presses judged since the last clear."""
+
+    def __init__(self):
+        self.results = []
+        self.game = None
+
+    def event(self, ev, t, i):
+        if ev == EV_PRESS:
+            self.results.append((t, self.game.tick_result[i]))
+
+
+def _choose(game, rnd):
+    """The presses of one tick: a list of (player, position).
+
+    Mostly one player alone (so most ticks hold one press and its cost is its own);
+    one tick in five both players, often on the same position (a tie).
+    """
+    both = rnd.random() < 0.2
+    players = (0, 1) if both else (rnd.randrange(2),)
+    presses = []
+    for player in players:
+        mask = game.coverable
+        if mask and rnd.random() < 0.75:
+            pos = rnd.choice([p for p in range(8) if (mask >> p) & 1])
+            if both and presses and rnd.random() < 0.5 and (mask >> presses[0][1]) & 1:
+                pos = presses[0][1]  # the same position as the other player: a tie
+        else:
+            pos = rnd.randrange(8)
+        presses.append((player, pos))
+        if rnd.random() < 0.03:
+            presses.append((player, pos))  # a repeat in the same ms: ignored
+    rnd.shuffle(presses)
+    return presses
+
+
+def judged_press_lines(rules_kw, presses=10_000, seed=1):
+    """Play randomly until ``presses`` presses are judged; return {result: [lines, ...]}.
+
+    Raises ``BenchError`` if a measured press is refused or not judged.
+    """
+    count = [0]
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename.startswith(ENGINE_DIR):
+            if event == "line":
+                count[0] += 1
+            return tracer
+        return None
+
+    rnd = random.Random(seed)
+    judged = _Judged()
+    game = Game(Rules(**rules_kw), judged.event)
+    judged.game = game
+    game.shuffle(seed)
+    game.start(0)
+    t = 0
+    games = 1
+    by_result = {name: [] for name in RESULT_NAMES}
+    done = 0
+    while done < presses:
+        if game.phase == OVER:
+            if game.match_over:
+                game.new_match()
+            game.shuffle(seed * 1000 + games)
+            games += 1
+            t += 1
+            if game.start(t) != OK:
+                raise BenchError("start %d refused" % t)
+        t += rnd.randint(1, 300)
+        game.advance(t)
+        tick = _choose(game, rnd)
+        judged.results.clear()
+        count[0] = 0
+        sys.settrace(tracer)
+        codes = [game.press(player, pos, t) for player, pos in tick]
+        game.advance(t + 1)
+        sys.settrace(None)
+        lines = count[0]
+        t += 1
+        for code in codes:
+            if code != OK:
+                raise BenchError("a measured press at %d was refused: %s" % (t - 1, ERROR_NAMES[code]))
+        if len(judged.results) != len(tick) or any(tt != t - 1 for tt, _ in judged.results):
+            raise BenchError("the tick at %d was not judged by the advance after it" % (t - 1))
+        for _, result in judged.results:
+            by_result[RESULT_NAMES[result]].append(lines / len(tick))
+        done += len(tick)
+    return by_result
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def p99(xs):
+    s = sorted(xs)
+    return s[max(0, -(-99 * len(s) // 100) - 1)]
+
+
+# --------------------------------------------------------------- games per s
+
+
+def play_game(seed, rnd):
+    """Two random pressers (mostly coverable positions) play one seeded game."""
     game = Game(Rules())
     game.shuffle(seed)
     game.start(0)
     t = 0
-    presses = 0
     while game.phase != OVER and t < 10_000_000:
         t += rnd.randint(1, 300)
         game.advance(t)
@@ -58,48 +199,31 @@ def play_game(seed, rnd, on_press=None):
                 pos = rnd.choice([p for p in range(8) if (mask >> p) & 1])
             else:
                 pos = rnd.randrange(8)
-            if on_press:
-                on_press(game, player, pos, t)
-            else:
-                game.press(player, pos, t)
-            presses += 1
-    return game, presses
-
-
-def lines_per_press(games=20):
-    """Python lines executed in the engine per press (judged), via sys.settrace."""
-    counts = [0]
-
-    def tracer(frame, event, arg):
-        if "/engine/" in frame.f_code.co_filename:
-            if event == "line":
-                counts[0] += 1
-            return tracer
-        return None
-
-    def traced_press(game, player, pos, t):
-        sys.settrace(tracer)
-        game.press(player, pos, t)
-        game.advance(t + 1)  # judge it
-        sys.settrace(None)
-
-    total = 0
-    rnd = random.Random(1)
-    for seed in range(games):
-        _, n = play_game(seed, rnd, traced_press)
-        total += n
-    return counts[0] / total
+            if game.press(player, pos, t) != OK:
+                raise BenchError("a press was refused")
+    return game
 
 
 def games_per_second(seconds=3.0):
-    """Full seeded games on CPython per second (both players pressing)."""
+    """Full seeded games on CPython per second, one core."""
     rnd = random.Random(2)
     start = time.perf_counter()
     games = 0
     while time.perf_counter() - start < seconds:
-        play_game(games, rnd)
+        if play_game(games, rnd).phase != OVER:
+            raise BenchError("a game did not end")
         games += 1
     return games / (time.perf_counter() - start)
+
+
+def bot_games_per_second(jobs, games=2000):
+    """Bot-vs-bot games per second of ``tools.simulate`` (normal:normal, default rules)."""
+    from tools.simulate import parse_pairings, parse_rules, simulate
+
+    results, secs = simulate(parse_pairings(["normal:normal"]), games, 1, parse_rules([]), jobs)
+    if len(results[0]) != games or any(r is None or r[0] not in (0, 1, 2) for r in results[0]):
+        raise BenchError("a simulated game did not end")
+    return games / secs
 
 
 def main():
@@ -113,8 +237,15 @@ def main():
         print("  %-20s %6d bytes" % (name, size))
     print("  %-20s %6d bytes" % ("total", sum(sizes.values())))
     print("CPython %s:" % sys.version.split()[0])
-    print("  engine lines executed per press (judged)  %.1f" % lines_per_press())
-    print("  full games per second                     %.1f" % games_per_second())
+    print("  engine lines per judged press (sys.settrace), median / p99 [presses]:")
+    print("  %-14s" % "rules" + "".join("%19s" % name for name in RESULT_NAMES))
+    for name, kw in SETTINGS:
+        by = judged_press_lines(kw)
+        cells = ["%.0f / %.0f [%d]" % (median(v), p99(v), len(v)) if v else "-" for v in by.values()]
+        print("  %-14s" % name + "".join("%19s" % c for c in cells))
+    print("  full seeded games per second, one core    %.1f" % games_per_second())
+    print("  bot games per second, tools.simulate, 1 job   %.1f" % bot_games_per_second(1))
+    print("  bot games per second, tools.simulate, 2 jobs  %.1f" % bot_games_per_second(2, 4000))
 
 
 if __name__ == "__main__":

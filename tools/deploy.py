@@ -1,6 +1,6 @@
 """Copy the firmware onto a mounted CIRCUITPY drive.
 
-Usage: ``python3 -m tools.deploy /media/$USER/CIRCUITPY [--settings FILE] [--dry-run]``
+Usage: ``python3 -m tools.deploy /media/$USER/CIRCUITPY [--settings FILE] [--libs [--py]] [--dry-run]``
 
 Copies ``engine/`` and ``hw/`` (their ``.py`` files; both folders are replaced
 whole, so no stale module survives), the device libraries found in ``lib/`` (if
@@ -14,16 +14,30 @@ last means it restarts into a complete tree).
 It refuses a folder that is not a CircuitPython drive (no ``boot_out.txt``), and
 afterwards lists the libraries of ``lib/requirements.txt`` still missing from the
 drive, with the ``circup`` command that installs them.
+
+``--libs`` installs those libraries offline, at exactly the versions pinned there
+(``module==version``), from the Python environment running this tool (the project's
+``.venv``, where ``requirements-dev.txt`` installs the same PyPI packages): each
+package's own files, as the wheel's RECORD lists them, go into the drive's ``lib/``,
+compiled to ``.mpy`` by CircuitPython's ``mpy-cross`` (``--mpy-cross PATH``, default
+``../shared/circuitpython/mpy-cross-10.2.1-x86_64`` when present; MicroPython's
+``mpy-cross`` makes files CircuitPython refuses), else as ``.py`` (``--py`` forces
+that). A library's older copy (``.py`` or ``.mpy``, file or folder) is removed first:
+a stale ``.py`` would shadow a new ``.mpy``. A version other than the pinned one
+installed here is an error.
 """
 
 import argparse
 import shutil
+import subprocess
 import sys
-from pathlib import Path
+from importlib import metadata
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "hw")
 SETTINGS_TEMPLATE = ROOT / "tools" / "settings.toml"
+MPY_CROSS = ROOT.parent / "shared" / "circuitpython" / "mpy-cross-10.2.1-x86_64"
 
 
 class DeployError(Exception):
@@ -44,14 +58,91 @@ def check_drive(drive):
     return drive
 
 
-def required_libraries(root=ROOT):
-    """Return the library names listed in ``lib/requirements.txt``."""
-    names = []
+def pinned_libraries(root=ROOT):
+    """Return ``[(name, version or None)]`` from ``lib/requirements.txt``."""
+    pins = []
     for line in (root / "lib" / "requirements.txt").read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
-            names.append(line.split("==")[0].split(">=")[0].strip())
-    return names
+            name, _, version = line.partition("==")
+            pins.append((name.split(">=")[0].strip(), version.strip() or None))
+    return pins
+
+
+def required_libraries(root=ROOT):
+    """Return the library names listed in ``lib/requirements.txt``."""
+    return [name for name, _ in pinned_libraries(root)]
+
+
+def distribution_name(module):
+    """Return the PyPI name of an Adafruit library, e.g. ``adafruit-circuitpython-ticks``."""
+    if not module.startswith("adafruit_"):
+        raise DeployError("%s: only adafruit_* libraries can be installed offline" % module)
+    return "adafruit-circuitpython-" + module[len("adafruit_"):].replace("_", "-")
+
+
+def library_files(module, version):
+    """Return ``[(installed .py file, path inside lib/)]`` of one pinned library.
+
+    Raises ``DeployError`` if it is not installed here, or not at ``version``.
+    """
+    dist_name = distribution_name(module)
+    try:
+        dist = metadata.distribution(dist_name)
+    except metadata.PackageNotFoundError:
+        raise DeployError("%s (%s) is not installed in this Python: run `make venv` and use "
+                          ".venv/bin/python, or install it with circup" % (module, dist_name)) from None
+    if version is not None and dist.version != version:
+        raise DeployError("%s %s is installed here but lib/requirements.txt pins %s: run "
+                          "`make venv`" % (dist_name, dist.version, version))
+    files = []
+    for entry in dist.files or ():
+        rel = PurePosixPath(str(entry))
+        if rel.suffix != ".py" or "__pycache__" in rel.parts:
+            continue
+        if rel.parts[0] == module or rel.name == module + ".py":
+            files.append((Path(str(dist.locate_file(entry))), rel))
+    if not files:
+        raise DeployError("%s: no %s module in %s's files" % (dist_name, module, dist_name))
+    return sorted(files, key=lambda f: str(f[1]))
+
+
+def compile_mpy(source, target, mpy_cross, name):
+    """Compile ``source`` to ``target`` with CircuitPython's mpy-cross."""
+    result = subprocess.run([str(mpy_cross), "-o", str(target), "-s", name, str(source)],
+                            capture_output=True, text=True)
+    if result.returncode:
+        raise DeployError("mpy-cross failed on %s: %s" % (source, result.stderr.strip()))
+
+
+def install_libraries(drive, root=ROOT, mpy_cross=None, dry_run=False, out=sys.stdout):
+    """Copy the pinned libraries into ``drive/lib`` (``.mpy`` if ``mpy_cross``); return files."""
+    lib = Path(drive) / "lib"
+    plans = [(module, library_files(module, version))
+             for module, version in pinned_libraries(root)]  # check every pin first
+    written = []
+    for module, files in plans:
+        for old in (lib / module, lib / (module + ".py"), lib / (module + ".mpy")):
+            if dry_run or not (old.exists() or old.is_symlink()):
+                continue
+            if old.is_dir():
+                shutil.rmtree(old)
+            else:
+                old.unlink()
+        for source, rel in files:
+            target = lib.joinpath(*rel.parts)
+            if mpy_cross is not None:
+                target = target.with_suffix(".mpy")
+            out.write("%s -> %s\n" % (rel, target))
+            if dry_run:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if mpy_cross is not None:
+                compile_mpy(source, target, mpy_cross, str(rel))
+            else:
+                shutil.copyfile(source, target)
+            written.append(target)
+    return written
 
 
 def module_name(requirement):
@@ -142,9 +233,26 @@ def main(argv=None):
     parser.add_argument("drive", help="the mounted CIRCUITPY folder")
     parser.add_argument("--settings", help="a settings.toml to install (overwrites)")
     parser.add_argument("--dry-run", action="store_true", help="only list the copies")
+    parser.add_argument("--libs", action="store_true",
+                        help="also install the libraries pinned in lib/requirements.txt, "
+                             "offline, from this Python's site-packages")
+    parser.add_argument("--py", action="store_true", help="with --libs: .py files, no .mpy")
+    parser.add_argument("--mpy-cross", metavar="PATH",
+                        help="CircuitPython's mpy-cross (default: %s if present)" % MPY_CROSS)
     args = parser.parse_args(argv)
     try:
+        mpy_cross = None
+        if args.libs and not args.py:
+            mpy_cross = Path(args.mpy_cross) if args.mpy_cross else MPY_CROSS
+            if not mpy_cross.is_file():
+                if args.mpy_cross:
+                    raise DeployError("no mpy-cross at %s" % mpy_cross)
+                sys.stdout.write("(no CircuitPython mpy-cross at %s: libraries go as .py)\n"
+                                 % mpy_cross)
+                mpy_cross = None
         deploy(args.drive, settings=args.settings, dry_run=args.dry_run)
+        if args.libs:
+            install_libraries(args.drive, mpy_cross=mpy_cross, dry_run=args.dry_run)
     except DeployError as err:
         sys.stderr.write("tools.deploy: %s\n" % err)
         return 2

@@ -29,7 +29,7 @@ import time
 from engine.bot import Bot, LEVEL_NAMES, LEVELS, level_params
 from engine.game import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK, Game
 from engine.rules import KEYS, Rules
-from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
@@ -78,40 +78,48 @@ class StatSink:
 
 
 def play_game(game, bots, t, log=None):
-    """Play one started game to its end with ``bots``; return the end time.
+    """Play one started game to its end with ``bots`` (A's, B's); return the end time.
 
     The caller has called ``game.start(t)``. Presses go through ``game.press`` as a
     human's would; ``log(line)`` (optional) receives the LOG.md press lines and a
     final ``clock`` line, so the log replays to the same trace.
     """
-    for bot in bots:
-        bot.reset(t)
-    t0 = t
+    a, b = bots
+    a.reset(t)
+    b.reset(t)
+    elapsed = 0
     while True:
         game.advance(t)  # bots must see every tick before ``t`` resolved
         if game.phase == OVER:
             break
-        pressed = False
-        for bot in bots:
-            pos = bot.step(t)
-            if pos >= 0:
-                game.press(bot.player, pos, t)
-                pressed = True
-                if log is not None:
-                    log("press %d %s %d" % (t, "AB"[bot.player], pos))
-        # Jump to the next moment anything can happen.
-        gap = 1 if pressed else TICKS_PERIOD
-        due = game.due_at()
-        if due >= 0:
-            gap = min(gap, max(1, ticks_diff(due, t)))
-        for bot in bots:
-            wake = bot.next_time()
-            if wake >= 0:
-                gap = min(gap, max(1, ticks_diff(wake, t)))
-        if gap == TICKS_PERIOD:
-            raise RuntimeError("simulation stalled at t=%d" % t)
-        t = ticks_add(t, gap)
-        if ticks_diff(t, t0) > MAX_GAME_MS or ticks_diff(t, t0) < 0:
+        pos_a = a.step(t)
+        if pos_a >= 0:
+            game.press(a.player, pos_a, t)
+        pos_b = b.step(t)
+        if pos_b >= 0:
+            game.press(b.player, pos_b, t)
+        # Jump to the next moment anything can happen: the ms after a press (it is
+        # judged then), a bot's next action or the game's next timed step.
+        if pos_a >= 0 or pos_b >= 0:
+            gap = 1
+            if log is not None:
+                for bot, pos in ((a, pos_a), (b, pos_b)):
+                    if pos >= 0:
+                        log("press %d %s %d" % (t, "AB"[bot.player], pos))
+        else:
+            gap = TICKS_PERIOD
+            for wake in (game.due, a.wake, b.wake):
+                if wake >= 0:
+                    d = (wake - t) & TICKS_MAX  # ticks_diff, written out: the hot loop
+                    if d >= TICKS_HALF or d == 0:
+                        gap = 1  # due now or overdue: next ms
+                    elif d < gap:
+                        gap = d
+            if gap == TICKS_PERIOD:
+                raise RuntimeError("simulation stalled at t=%d" % t)
+        t = (t + gap) & TICKS_MAX
+        elapsed += gap
+        if elapsed > MAX_GAME_MS:
             raise RuntimeError("game longer than %d ms" % MAX_GAME_MS)
     if log is not None:
         log("clock %d" % t)

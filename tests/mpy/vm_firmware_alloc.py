@@ -43,7 +43,13 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0] + "/fakecp")  # before any firmwar
 
 import board  # noqa: E402  (the fakes)
 import displayio  # noqa: E402
+import keypad  # noqa: E402
 import usb_cdc  # noqa: E402
+
+if not hasattr(keypad.Keys, "reset"):
+    # hw.pads resets the scanner after an overflow (keypad's reset(): held keys report
+    # a new press); until fakecp models it, a reset with no key held does nothing.
+    keypad.Keys.reset = lambda self: None
 
 from mpyharness import Report, locked, measure  # noqa: E402
 

@@ -1,7 +1,9 @@
-"""Proves the VM harness: the VM is MicroPython 1.27, heap_lock traps allocation,
-and measure()/locked() tell allocating code from allocation-free code.
+"""Proves the VM harness: the VM is MicroPython 1.27 or CircuitPython 10.2.1 (32-bit),
+heap_lock traps allocation, and measure()/locked() tell allocating code from
+allocation-free code.
 
-Run: node tests/mpy/vm.mjs tests/mpy/vm_smoke.py  (pytest runs it via test_micropython.py)
+Run: node tests/mpy/vm.mjs tests/mpy/vm_smoke.py, or python tests/cpvm.py
+tests/mpy/vm_smoke.py (pytest runs both via test_micropython.py)
 """
 
 import gc
@@ -10,11 +12,15 @@ import sys
 from mpyharness import HAVE_HEAP_LOCK, HAVE_MEM_ALLOC, Report, locked, measure
 
 r = Report("vm_smoke")
-ON_MP = sys.implementation.name == "micropython"
+IMPL = sys.implementation.name
+ON_MP = IMPL in ("micropython", "circuitpython")  # a MicroPython VM, not CPython
 
 if ON_MP:
     v = sys.implementation.version
-    r.check(v[0] == 1 and v[1] == 27, "MicroPython 1.27", repr(v))
+    if IMPL == "micropython":
+        r.check(v[0] == 1 and v[1] == 27, "MicroPython 1.27", repr(v))
+    else:
+        r.check(v[:3] == (10, 2, 1), "CircuitPython 10.2.1", repr(v))
     r.check(HAVE_MEM_ALLOC and HAVE_HEAP_LOCK, "gc.mem_alloc and micropython.heap_lock exist")
 
 
@@ -52,6 +58,10 @@ def long_int(x):
 def raise_value_error():
     raise ValueError("x")
 
+
+if ON_MP:  # both VMs are 32-bit, as a board is: small ints end at 2**30
+    r.check(measure(long_int, 1 << 20) > 0 and measure(add, 1 << 29, (1 << 29) - 1) == 0,
+            "32-bit small ints (2**30 - 1 is small, 2**51 is boxed)")
 
 # The measuring helpers themselves must not allocate.
 r.check(measure(noop) in (0, None), "measure() of a no-op is 0 bytes", measure(noop))

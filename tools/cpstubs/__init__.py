@@ -9,8 +9,10 @@ the firmware runs unchanged on CPython with real displayio drawing:
 * ``keypad``      -- ``Keys``/``KeyMatrix``/``Event``/``EventQueue`` with timestamps,
   ``get_into``, a bounded queue that sets ``overflowed`` when full, and
   ``press``/``release``/``inject`` for scripted key events;
-* ``usb_cdc``     -- ``data``/``console`` ports that capture written bytes;
-* ``microcontroller`` -- ``Pin``, ``nvm`` (a bytearray), ``cpu``;
+* ``usb_cdc``     -- ``data``/``console`` ports that capture written bytes (``data``
+  None unless booted with it), short writes, ``connected``;
+* ``usb_hid``, ``usb_midi`` -- ``disable``/``enable`` recorded (for ``boot.py``);
+* ``microcontroller`` -- ``Pin``, ``nvm`` (fixed size, erased 0xFF, no resizing), ``cpu``;
 * ``board``       -- pin names, ``board_id``, and an injectable ``DISPLAY``;
 * ``busio``, ``pwmio`` -- inert ``SPI`` / ``PWMOut`` that record what they were told;
 * ``fourwire``    -- a ``FourWire`` display bus that sends nowhere (a subclass of
@@ -23,8 +25,8 @@ screenshots of any of these displays.
 
 import sys
 
-STUBS = ("supervisor", "keypad", "usb_cdc", "microcontroller", "board", "busio", "pwmio",
-         "fourwire")
+STUBS = ("supervisor", "keypad", "usb_cdc", "usb_hid", "usb_midi", "microcontroller", "board",
+         "busio", "pwmio", "fourwire")
 
 
 def install(board_id="raspberry_pi_pico"):
@@ -39,10 +41,11 @@ def install(board_id="raspberry_pi_pico"):
     import terminalio  # noqa: F401
 
     from tools.cpstubs import board, busio, fourwire, keypad, microcontroller, pwmio
-    from tools.cpstubs import supervisor, usb_cdc
+    from tools.cpstubs import supervisor, usb_cdc, usb_hid, usb_midi
 
     modules = {
         "supervisor": supervisor, "keypad": keypad, "usb_cdc": usb_cdc,
+        "usb_hid": usb_hid, "usb_midi": usb_midi,
         "microcontroller": microcontroller, "board": board, "busio": busio,
         "pwmio": pwmio, "fourwire": fourwire,
     }
@@ -53,11 +56,14 @@ def install(board_id="raspberry_pi_pico"):
 
 def reset():
     """Return every stand-in to its start-up state (between tests)."""
-    from tools.cpstubs import board, keypad, microcontroller, supervisor, usb_cdc
+    from tools.cpstubs import board, keypad, microcontroller, supervisor, usb_cdc, usb_hid
+    from tools.cpstubs import usb_midi
 
     supervisor.set_ticks(0)
     supervisor.set_hook(None)
     keypad.scanners.clear()
     usb_cdc.reset()
-    microcontroller.nvm[:] = bytes(len(microcontroller.nvm))
+    usb_hid.reset()
+    usb_midi.reset()
+    microcontroller.nvm.erase()
     board.configure("raspberry_pi_pico")

@@ -10,6 +10,8 @@ it back page by page; the cut falls after a whole erase or page program step).
 
 import os
 
+from tools.cpstubs.microcontroller import ByteArray
+
 PAGE = 256
 
 
@@ -23,8 +25,8 @@ def default_path():
     return os.path.join(cache, "california-speed", "nvm.bin")
 
 
-class FileNVM(bytearray):
-    """A fixed-size bytearray that writes itself to ``path`` on every change.
+class FileNVM(ByteArray):
+    """The stand-in ``nvm.ByteArray`` (fixed size, no resizing), saved to ``path`` on every change.
 
     ``path=None`` keeps it in memory only (demos, tests). A missing or short file
     reads as erased flash (0xFF), as on a fresh board. ``cut_after=N`` (N >= 0)
@@ -34,11 +36,11 @@ class FileNVM(bytearray):
     """
 
     def __init__(self, path=None, size=4096, cut_after=-1, mode="bytes"):
-        data = b""
+        super().__init__(size)
         if path is not None and os.path.exists(path):
             with open(path, "rb") as f:
                 data = f.read(size)
-        super().__init__(data + b"\xff" * (size - len(data)))
+            self._data[:len(data)] = data
         self.path = path
         self.cut_after = cut_after
         self.mode = mode
@@ -46,24 +48,28 @@ class FileNVM(bytearray):
         self.erases = 0
 
     def __setitem__(self, index, value):
-        if isinstance(index, slice):
-            span = range(*index.indices(len(self)))
-            if len(span) != len(value):
-                raise ValueError("nvm slice assignment must keep the size")  # as on a board
-        else:
-            span = range(index % len(self), index % len(self) + 1)
-            value = bytes((value,))
         if self.cut_after < 0 and self.mode == "bytes":
-            super().__setitem__(index, value)
-            self._save()
+            super().__setitem__(index, value)  # checks, writes, _changed() saves
             return
+        shadow = ByteArray(len(self))  # the stand-in's checks and conversions
+        shadow._data[:] = self._data
+        shadow[index] = value
+        if isinstance(index, slice):
+            start, stop = self._slice(index)
+        else:
+            start = index % len(self)
+            stop = start + 1
+        new = bytes(shadow._data[start:stop])
         if self.mode == "bytes":
-            for i, b in zip(span, value):
+            for i in range(start, stop):
                 self._step()
-                super().__setitem__(i, b)
+                self._data[i] = new[i - start]
             self._save()
         else:
-            self._rp2040(span, bytes(value))
+            self._rp2040(start, new)
+
+    def _changed(self):
+        self._save()
 
     def _step(self):
         if self.cut_after >= 0 and self.steps >= self.cut_after:
@@ -71,26 +77,25 @@ class FileNVM(bytearray):
             raise PowerCut("power cut after %d steps" % self.steps)
         self.steps += 1
 
-    def _rp2040(self, span, value):
+    def _rp2040(self, start, value):
         """ports/raspberrypi/common-hal/nvm/ByteArray.c: program pages, or erase + program."""
-        start = span.start
         end = start + len(value)
-        if all(b == 0xFF for b in self[start:end]):
+        if all(b == 0xFF for b in self._data[start:end]):
             first = start - start % PAGE
             for page in range(first, end, PAGE):
                 self._step()
                 lo = max(page, start)
                 hi = min(page + PAGE, end)
-                super().__setitem__(slice(lo, hi), value[lo - start:hi - start])
+                self._data[lo:hi] = value[lo - start:hi - start]
         else:
-            image = bytearray(self)
+            image = bytearray(self._data)
             image[start:end] = value
             self._step()
-            super().__setitem__(slice(0, len(self)), b"\xff" * len(self))
+            self._data[:] = b"\xff" * len(self)
             self.erases += 1
             for page in range(0, len(self), PAGE):
                 self._step()
-                super().__setitem__(slice(page, page + PAGE), image[page:page + PAGE])
+                self._data[page:page + PAGE] = image[page:page + PAGE]
         self._save()
 
     def _save(self):
@@ -99,5 +104,5 @@ class FileNVM(bytearray):
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
-            f.write(self)
+            f.write(self._data)
         os.replace(tmp, self.path)  # the file itself is never half-written

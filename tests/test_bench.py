@@ -1,0 +1,60 @@
+"""tools/bench_engine: every measured press is accepted and judged, and the engine
+stays within its budget of lines per judged press (issue 10)."""
+
+import pytest
+
+from engine import game as game_module
+from engine.game import E_TIME, RESULT_NAMES
+from tools import bench_engine as bench
+
+BUDGET = 120  # median engine lines per judged press, for every result
+
+
+@pytest.mark.parametrize("name,rules", bench.SETTINGS, ids=[s[0] for s in bench.SETTINGS])
+def test_every_result_is_measured_within_budget(name, rules):
+    by = bench.judged_press_lines(rules, presses=3000)
+    expected = {"cover", "illegal", "locked", "ignored"} | (
+        {"lost-tie"} if rules.get("tie") else {"tie"})
+    assert {r for r, v in by.items() if v} == expected
+    assert sum(len(v) for v in by.values()) >= 3000
+    for result, lines in by.items():
+        if lines:
+            assert bench.median(lines) <= BUDGET, (name, result, bench.median(lines))
+            assert min(lines) > 10  # a real judgement, not a refused call
+
+
+def test_a_refused_benchmark_press_fails_the_benchmark(monkeypatch):
+    real = game_module.Game.press
+    calls = [0]
+
+    def press(self, player, pos, t):
+        calls[0] += 1
+        if calls[0] == 500:
+            return E_TIME  # as the old benchmark's second player got every time
+        return real(self, player, pos, t)
+
+    monkeypatch.setattr(game_module.Game, "press", press)
+    with pytest.raises(bench.BenchError, match="refused"):
+        bench.judged_press_lines({}, presses=3000)
+
+
+def test_a_press_not_judged_by_the_next_advance_fails_the_benchmark(monkeypatch):
+    real = game_module.Game.advance
+    calls = [0]
+
+    def advance(self, t):
+        calls[0] += 1
+        if calls[0] > 500 and self.tick_n:
+            calls[0] = -10 ** 9  # once
+            self.tick_n = 0  # the tick is dropped unjudged
+            self.clock = t
+            return 0
+        return real(self, t)
+
+    monkeypatch.setattr(game_module.Game, "advance", advance)
+    with pytest.raises(bench.BenchError):
+        bench.judged_press_lines({}, presses=3000)
+
+
+def test_result_names_cover_every_press_result():
+    assert set(RESULT_NAMES) == {"cover", "illegal", "locked", "tie", "lost-tie", "ignored"}
