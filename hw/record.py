@@ -315,11 +315,18 @@ class Record:
     # -------------------------------------------------------------- updates
 
     def game_won(self, seat, ms, level=-1):
-        """A game won by ``seat`` in ``ms``; ``level``: the CPU level seat B played, or -1."""
-        self._add16(GAMES + 2 * seat)
+        """A game won by ``seat`` in ``ms``; ``level``: the CPU level seat B played, or -1.
+
+        Against the CPU, seat B's own stats (games, streak, fastest) are not kept.
+        """
         if 0 <= level < LEVELS:
             column = VS_GAMES_WON if seat == 0 else VS_GAMES_LOST
             self._add16(VS + 8 * level + 2 * column)
+            if seat == 1:
+                self.buf[STREAK_SEAT] = 0xFF  # seat A's run is over
+                self._put16(STREAK, 0)
+                return
+        self._add16(GAMES + 2 * seat)
         buf = self.buf
         if buf[STREAK_SEAT] == seat:
             self._add16(STREAK)
@@ -337,10 +344,12 @@ class Record:
 
     def match_won(self, seat, level=-1):
         """A match won by ``seat``; ``level`` as in :meth:`game_won`."""
-        self._add16(MATCHES + 2 * seat)
         if 0 <= level < LEVELS:
             column = VS_MATCHES_WON if seat == 0 else VS_MATCHES_LOST
             self._add16(VS + 8 * level + 2 * column)
+            if seat == 1:
+                return
+        self._add16(MATCHES + 2 * seat)
 
     def tie(self, winner):
         """A tie (both seats on one position in one tick) that ``winner`` got."""

@@ -91,12 +91,13 @@ def test_stats_values():
     r.tie(0)
     r.reaction(0, 300)
     r.reaction(0, 500)
-    assert (r.games(0), r.games(1), r.matches(1)) == (2, 4, 1)
+    # vs the CPU, seat B (the CPU) has no games, matches, streak or fastest of its own
+    assert (r.games(0), r.games(1), r.matches(1)) == (2, 3, 0)
     assert r.vs(1, rec.VS_GAMES_WON) == 2 and r.vs(1, rec.VS_GAMES_LOST) == 1
     assert r.vs(2, rec.VS_MATCHES_LOST) == 1 and r.vs(2, rec.VS_MATCHES_WON) == 0
-    assert r.best_streak(0) == 2 and r.best_streak(1) == 4
-    assert r.streak(1) == 4 and r.streak(0) == 0
-    assert r.fastest_ms(0) == 20000 and r.fastest_ms(1) == 25000
+    assert r.best_streak(0) == 2 and r.best_streak(1) == 3
+    assert r.streak(1) == 3 and r.streak(0) == 0
+    assert r.fastest_ms(0) == 20000 and r.fastest_ms(1) == 40000
     assert (r.ties_won(0), r.ties_lost(1), r.ties_won(1)) == (2, 2, 0)
     assert r.reaction_ms(0) == 400 and r.reactions(0) == 2 and r.reaction_ms(1) == -1
     r.reset_stats()
