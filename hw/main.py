@@ -11,7 +11,8 @@ Implementation Notes
 (``data``, enabled by ``boot.py``), ``microcontroller`` (``nvm``), ``os.getenv``
 (``settings.toml``: the settings of ``hw.profiles``, and ``CSPEED_ATTRACT_S``, the
 idle seconds on the title before attract mode, 0 = never); ``hw.profiles``,
-``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``.
+``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.testmode`` (key events
+injected over ``usb_cdc.data`` once a host turns the test mode on).
 """
 
 import os
@@ -21,6 +22,7 @@ from hw.buzzer import make_buzzer
 from hw.display import make_display
 from hw.pads import make_buttons
 from hw.profiles import choose, parse_int
+from hw.testmode import KeyInjector
 
 
 def build(getenv=None, seed=None):
@@ -37,7 +39,12 @@ def build(getenv=None, seed=None):
     buttons = make_buttons(profile, board)
     buzzer = make_buzzer(profile.get("piezo"), board)
     attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
-    app = App(display, buttons, port=getattr(usb_cdc, "data", None), seed=seed,
+    port = getattr(usb_cdc, "data", None)
+    if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
+        from supervisor import ticks_ms
+
+        buttons.injector = KeyInjector(port, ticks_ms)
+    app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None),
               attract_ms=max(0, attract_s) * 1000)
     return name, app

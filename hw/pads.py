@@ -71,6 +71,7 @@ class Buttons:
         self.down = bytearray(KEY_COUNT)  # keys read as pressed and not yet released
         self.stale = bytearray(KEY_COUNT)  # down at the last overflow: re-report expected
         self.resync_at = 0  # time of the last overflow check
+        self.injector = None  # hw.testmode.KeyInjector: key events from the data port
 
     def read(self):
         """Read the next event into ``key``/``pressed``/``timestamp``; False if none."""
@@ -90,6 +91,14 @@ class Buttons:
             self.key = key
             self.pressed = pressed
             self.timestamp = event.timestamp
+            return True
+        injector = self.injector
+        if injector is not None and injector.next():  # test mode: the same path
+            key = injector.key
+            self.down[key] = 1 if injector.pressed else 0
+            self.key = key
+            self.pressed = injector.pressed
+            self.timestamp = injector.timestamp
             return True
         return False
 
