@@ -56,6 +56,7 @@ from hw.menu_view import MenuView, TitleView
 from hw.pads import KEY_START, position
 from hw.seats import CpuSeat, HumanSeat
 from hw.serial_log import MatchLog
+from hw.stats import StatsKeeper
 
 # Modes.
 TITLE = 0
@@ -112,6 +113,7 @@ class App:
         self.menu = Menu(bot_levels() if levels is None else levels)
         self.nvm = nvm
         self.menu.load(nvm)
+        self.stats = StatsKeeper(self.menu.record)  # counts into the record; saved between games
         width = display.width
         height = display.height
         self.title_view = TitleView(width, height)
@@ -237,6 +239,7 @@ class App:
             if game.phase == OVER:
                 self.mode = RESULT
                 self.until = ticks_add(now, RESULT_MS)
+                self.stats.save_between_games(self.nvm)  # no game on: a flash stall is harmless
         elif mode == RESULT:
             if ticks_diff(now, self.until) >= 0:
                 if game.match_over:
@@ -366,6 +369,7 @@ class App:
         """Start a match with the menu's choices; the first game follows shortly."""
         menu = self.menu
         menu.save(self.nvm)
+        self.stats.match_begins(True, menu.level() if menu.vs_cpu() else -1)
         game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
         if menu.vs_cpu():
@@ -377,6 +381,7 @@ class App:
     def begin_attract(self, now):
         """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.bot``."""
         self.log.comment(ATTRACT_TEXT)  # just before the demo match's header
+        self.stats.match_begins(False, -1)  # demo games are not counted
         game = self._new_match(self.attract_rules)
         levels = self.attract_levels
         seeds = self.seeds
@@ -434,7 +439,8 @@ class App:
         self.mode = GAME
 
     def _on_event(self, ev, t, i):
-        """Engine sink: pick a sound (reads views only, never calls the game)."""
+        """Engine sink: count stats, pick a sound (reads views only, never calls the game)."""
+        self.stats.on_event(ev, t, i, self.game)
         sound = SOUND_NONE
         if ev == EV_PRESS:
             result = self.game.tick_result[i]
