@@ -45,4 +45,8 @@ def test_reset_needs_both_buttons_held_3_s_then_start():
     assert gesture_run(both + [(1000, ss.KEY_B, False)], 5000) == ss.IDLE  # let go early
     assert gesture_run([(0, ss.KEY_A, True)], 9000) == ss.IDLE  # one button only
     assert gesture_run(both + [(3200, 3, True)] + [(3300, KEY_START, True)], 3400) == ss.IDLE
-    assert gesture_run(both, 3100 + ss.CONFIRM_MS) == ss.IDLE  # no confirmation in time
+    g = ss.ResetGesture()
+    for t, key, pressed in both:
+        g.key(key, pressed, t)
+    assert g.tick(3100) == ss.CONFIRM
+    assert g.tick(3100 + ss.CONFIRM_MS) == ss.IDLE  # no confirmation in time
