@@ -24,13 +24,12 @@ MATCH = 2
 TIES = 3
 PENALTY = 4
 HINTS = 5
-STATS = 6  # not a choice: 3/4 on this line opens the stats screen (hw.stats_view)
 
-LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Stats")
+LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints")
 WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
-DEFAULTS = (0, 0, 1, 0, 2, 0)  # 2 players, -, best of 3, replay, 500 ms, no hints (saved)
+DEFAULTS = (0, 0, 1, 0, 2, 0)  # 2 players, -, best of 3, replay, 500 ms, no hints
 
 
 def bot_levels():
@@ -57,9 +56,8 @@ class Menu:
             ("replay", "coin toss"),
             ("off", "250 ms", "500 ms", "1 s"),
             ("off", "on"),
-            ("3/4 to show",),
         )
-        self.values = bytearray(DEFAULTS + (0,))  # + the Stats line's one "value"
+        self.values = bytearray(DEFAULTS)
         self.record = Record(DEFAULTS)
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
