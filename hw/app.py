@@ -4,14 +4,31 @@
 just before). Its order never hands the engine a time behind its clock:
 
 1. drain the button queue: each pad press goes to the engine with *its own*
-   timestamp (a timestamp behind ``game.clock`` -- which the scanner should never
-   produce -- is clamped to the clock and the clamp is logged); START is handled
-   here too; an overflowed queue is cleared, counted and logged;
-2. ``game.advance(now)`` (the engine ignores a time behind its clock); a ``clock``
-   line is logged when time alone changed the game, and every few seconds;
+   timestamp; START is handled here too; an overflowed queue is cleared, counted
+   and logged. The scanner runs in the tick interrupt, so a press drained here can
+   carry a timestamp ``t`` not before ``now`` (scanned after ``now`` was read, or in
+   the same ms): the pass then runs at ``t + 1`` instead. All the events of one scan
+   enter the queue at once and the next scan is at least 1 ms later (2 ms scan
+   interval), so tick ``t`` is complete once drained: running at ``t + 1`` judges and
+   draws the press in this same pass rather than the next, and nothing later in the
+   pass (a CPU seat's press at ``now``) lands behind the game's clock. The pass's
+   time is at most 1 ms ahead of ``ticks_ms()``; the next pass never runs earlier
+   (its ``now`` is raised to this one's). A time behind the clock is still clamped
+   (a constant ``#`` comment is logged and ``clamps`` counted), but the loop can no
+   longer produce one;
+2. ``game.advance(now)`` (the engine ignores a time behind its clock): the presses
+   read in this pass are judged and drawn in this same pass; a ``clock`` line is
+   logged when time alone changed the game, and every few seconds;
 3. flow: start the next game, notice a game's end, ...;
 4. CPU seats step at ``now`` and press through the same path as a pad;
 5. draw what changed, then ``display.refresh()`` once.
+
+Only the current screen exists: the title, the menu or the table (``READY`` to
+``DONE``) is built when it is shown and dropped when another is, with a
+``gc.collect()`` before the build (the old scene is freed first, so the heap's
+high-water mark is one screen's) and one after it (the build's garbage is gone
+before play, so no collection is due during play); screen changes only. The glyph sheet (``hw.gfx.glyph_sheet``) is made once and
+shared by all screens; the card sheet once, with the first table.
 
 Every press given to the engine is logged (``hw.serial_log``), so the streamed log
 replays to exactly the device's game. A match runs game after game until one player
@@ -42,6 +59,8 @@ views, menu, seats, serial log, buzzer. No CircuitPython-only module is imported
 here: the display, the buttons, the serial port and the piezo are passed in.
 """
 
+import gc
+
 from engine.game import (
     DEALING, DRAW, ERROR_NAMES, EV_OVER, EV_PRESS, COVER, ILLEGAL, OK, OVER, PLAY, STUCK,
     WHY_DEADLOCK, WIN_A, Game,
@@ -49,6 +68,7 @@ from engine.game import (
 from engine.rng import Rng, SEED_LIMIT
 from engine.rules import Rules
 from engine.ticks import ticks_add, ticks_diff
+from hw import gfx
 from hw import table_view as tv
 from hw.buzzer import SOUND_COVER, SOUND_ILLEGAL, SOUND_NONE, SOUND_OVER, Silent
 from hw.menu import Menu, bot_levels
@@ -57,6 +77,8 @@ from hw.pads import KEY_START, position
 from hw.seats import CpuSeat, HumanSeat
 from hw.serial_log import MatchLog
 from hw.stats import StatsKeeper
+from hw.stats_screen import CONFIRM, DONE as RESET_DONE, ResetGesture
+from hw.stats_view import StatsView
 
 # Modes.
 TITLE = 0
@@ -65,7 +87,8 @@ READY = 2  # a match is on: "get ready" before a game
 GAME = 3  # a game is being played
 RESULT = 4  # a game has ended: its result is shown
 DONE = 5  # the match has been won
-MODE_NAMES = ("title", "menu", "ready", "game", "result", "done")
+STATS = 6  # the stats screen (START held in the menu)
+MODE_NAMES = ("title", "menu", "ready", "game", "result", "done", "stats")
 
 READY_MS = 1500
 RESULT_MS = 2500
@@ -75,6 +98,14 @@ CLOCK_EVERY_MS = 5000
 
 OVERFLOW_TEXT = b"keypad queue overflowed: presses were lost"  # bytes: logged without allocating
 ABANDON_TEXT = b"match abandoned (START held)"
+CLAMP_TEXT = b"press time behind the clock: clamped"
+
+# Screens: which scene is built (one at a time).
+NO_SCREEN = -1
+TITLE_SCREEN = 0
+MENU_SCREEN = 1
+TABLE_SCREEN = 2
+STATS_SCREEN = 3
 
 # Attract mode (CPU vs CPU on an idle title screen).
 ATTRACT_MS = 20000  # idle time on the title before the demo starts (0: never)
@@ -114,11 +145,11 @@ class App:
         self.nvm = nvm
         self.menu.load(nvm)
         self.stats = StatsKeeper(self.menu.record)  # counts into the record; saved between games
-        width = display.width
-        height = display.height
-        self.title_view = TitleView(width, height)
-        self.menu_view = MenuView(width, height, self.menu)
-        self.table = tv.TableView(width, height)
+        self.reset_gesture = ResetGesture()  # on the stats screen (hw.stats_screen)
+        self.glyphs = gfx.glyph_sheet()
+        self.card_tiles = None  # hw.table_view.card_sheets(), made with the first table
+        self.view = None  # the current screen's view (one at a time)
+        self.screen = NO_SCREEN
         self.seeds = Rng(boot_seed() if seed is None else seed % SEED_LIMIT)
         self.humans = (HumanSeat(), HumanSeat())
         self.seats = [self.humans[0], self.humans[1]]
@@ -143,23 +174,36 @@ class App:
         self.sound = SOUND_NONE
         self.clamps = 0
         self.frames = 0
+        self.presses = 0  # presses given to the engine (human and CPU)
+        self.matches = 0  # matches (and demo matches) begun
+        self.screens = 0  # screens built
+        self.collects = 0  # gc.collect() calls (two per screen change)
+        self.late = 0  # this pass's time: past every human press handed to the engine
+        self.last = -1  # the time of the last pass (-1: none yet)
         self._show(TITLE)
 
     # ---------------------------------------------------------------- the loop
 
     def step(self, now):
         """One turn of the main loop at ``now`` (see the module docstring)."""
+        if self.last >= 0 and ticks_diff(now, self.last) < 0:
+            now = self.last  # the last pass ran up to 1 ms ahead: never go back
+        self.late = now
         self._read_buttons(now)
+        now = self.late  # past every press just handed to the engine: judged now
+        self.last = now
         if self.start_down and not self.start_long and \
                 ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
             self.start_long = True
             self._start_held()
-        if self.mode >= READY:
+        if READY <= self.mode <= DONE:
             self._advance(now)
             self._flow(now)
             self._cpu(now)
         elif self.mode == TITLE:
             self._title_idle(now)
+        elif self.mode == STATS:
+            self.reset_gesture.tick(now)
         self._draw(now)
         if self.sound:
             if not self.attract:  # the demo plays silently
@@ -182,6 +226,9 @@ class App:
                 continue
             if self.mode == TITLE:
                 self.idle_from = -1
+            if self.mode == STATS:
+                self._stats_key(key, buttons.pressed, buttons.timestamp)
+                continue
             if key == KEY_START:
                 self._start_key(buttons.pressed, buttons.timestamp, now)
                 continue
@@ -191,7 +238,10 @@ class App:
             mode = self.mode
             if mode == GAME:
                 if not self.paused and self.seats[seat].human:
-                    self.press(seat, position(seat, key & 7), buttons.timestamp)
+                    t = buttons.timestamp
+                    self.press(seat, position(seat, key & 7), t)
+                    if ticks_diff(t, self.late) >= 0:
+                        self.late = ticks_add(t, 1)  # tick t is complete: judge it now
             elif mode == MENU:
                 self._menu_key(key & 3)
             elif mode == TITLE or mode == DONE:
@@ -208,10 +258,11 @@ class App:
     def press(self, seat, pos, t):
         """Give the engine a press by ``seat`` on ``pos`` at ``t``, and log it."""
         game = self.game
-        if ticks_diff(t, game.clock) < 0:
+        if ticks_diff(t, game.clock) < 0:  # the loop's order rules this out (see above)
             self.clamps += 1
-            self.log.comment("press time %d is behind the clock %d: clamped" % (t, game.clock))
+            self.log.comment(CLAMP_TEXT)
             t = game.clock
+        self.presses += 1
         code = game.press(seat, pos, t)
         if code == OK:
             self.log.press(t, seat, pos)
@@ -271,17 +322,35 @@ class App:
             self.begin_attract(now)
 
     def _draw(self, now):
-        mode = self.mode
-        if mode == TITLE:
-            self.title_view.update(now)
-        elif mode == MENU:
-            self.menu_view.update(now)
+        if self.screen != TABLE_SCREEN:
+            self.view.update(now)
         else:
             game = self.game
             if self.first_play and game.phase == PLAY:
                 self.first_play = False
                 self.play_since = now
-            self.table.update(game, now, self.message(now), self.hints)
+            self.view.update(game, now, self.message(now), self.hints)
+
+    # The current screen's view, by kind (None when another screen is shown).
+    @property
+    def title_view(self):
+        """The title screen's view while it is shown, else None."""
+        return self.view if self.screen == TITLE_SCREEN else None
+
+    @property
+    def menu_view(self):
+        """The menu's view while it is shown, else None."""
+        return self.view if self.screen == MENU_SCREEN else None
+
+    @property
+    def stats_view(self):
+        """The stats screen's view while it is shown, else None."""
+        return self.view if self.screen == STATS_SCREEN else None
+
+    @property
+    def table(self):
+        """The game table's view while it is shown, else None."""
+        return self.view if self.screen == TABLE_SCREEN else None
 
     def message(self, now):
         """Return the message id (``hw.table_view.MSG_*``) the table shows at ``now``."""
@@ -318,16 +387,48 @@ class App:
     def _show(self, mode):
         self.mode = mode
         if mode == TITLE:
-            group = self.title_view.group
+            screen = TITLE_SCREEN
             self.idle_from = -1
         elif mode == MENU:
-            group = self.menu_view.group
+            screen = MENU_SCREEN
             self.paused = False
             self.attract = False
+        elif mode == STATS:
+            screen = STATS_SCREEN
+            self.reset_gesture.clear()
+            self.start_down = False  # the held START's release is the stats screen's
         else:
-            group = self.table.group
-        if self.display.root_group is not group:
-            self.display.root_group = group
+            screen = TABLE_SCREEN
+        if screen != self.screen:
+            self._build(screen)
+
+    def _build(self, screen):
+        """Drop the current screen's scene, collect, build ``screen``'s and show it."""
+        display = self.display
+        if display.root_group is not None:
+            display.root_group = None  # the display lets go of the old scene
+        self.view = None
+        self.screen = NO_SCREEN
+        gc.collect()
+        width = display.width
+        height = display.height
+        if screen == TITLE_SCREEN:
+            view = TitleView(width, height, self.glyphs)
+        elif screen == MENU_SCREEN:
+            view = MenuView(width, height, self.menu, self.glyphs)
+        elif screen == STATS_SCREEN:
+            view = StatsView(width, height, self.menu.record, self.menu.levels,
+                             self.reset_gesture, self.glyphs)
+        else:
+            if self.card_tiles is None:
+                self.card_tiles = tv.card_sheets(width, height)
+            view = tv.TableView(width, height, self.glyphs, self.card_tiles)
+        self.view = view
+        self.screen = screen
+        self.screens += 1
+        gc.collect()  # the build's garbage, so that no collection falls in play
+        self.collects += 2
+        display.root_group = view.group
 
     def _start_key(self, pressed, t, now):
         if pressed:
@@ -349,9 +450,25 @@ class App:
             self.paused = not self.paused
 
     def _start_held(self):
-        if self.mode >= READY and self.mode != DONE:
+        if self.mode == MENU:
+            self._show(STATS)
+            return
+        if READY <= self.mode < DONE:
             self.log.comment(ABANDON_TEXT)
         if self.mode != TITLE:
+            self._show(MENU)
+
+    def _stats_key(self, key, pressed, t):
+        """A key on the stats screen: the reset gesture, or START back to the menu."""
+        gesture = self.reset_gesture
+        before = gesture.state
+        state = gesture.key(key, pressed, t)
+        if state == RESET_DONE:
+            record = self.menu.record
+            record.reset_stats()
+            record.save(self.nvm)  # in the menu: no game on
+            self._build(STATS_SCREEN)  # the zeros (the prompt says "Stats reset")
+        elif key == KEY_START and pressed and before != CONFIRM:
             self._show(MENU)
 
     def _menu_key(self, button):
@@ -370,6 +487,7 @@ class App:
         menu = self.menu
         menu.save(self.nvm)
         self.stats.match_begins(True, menu.level() if menu.vs_cpu() else -1)
+        self.matches += 1
         game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
         if menu.vs_cpu():
@@ -382,6 +500,7 @@ class App:
         """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.bot``."""
         self.log.comment(ATTRACT_TEXT)  # just before the demo match's header
         self.stats.match_begins(False, -1)  # demo games are not counted
+        self.matches += 1
         game = self._new_match(self.attract_rules)
         levels = self.attract_levels
         seeds = self.seeds

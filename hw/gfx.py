@@ -1,27 +1,29 @@
-"""Drawing building blocks: colours, card-face tile sheets, text labels, solid panels.
+"""Drawing building blocks: colours, palettes, solid panels, the glyph and card sheets.
 
-Everything here is made once at start-up. The card faces use tile sheets so that
-showing another card is only ``tilegrid[0] = index`` (no allocation):
+Everything here is made once at start-up, so that a frame changes the picture only
+by storing ints (a tile index, a palette entry), which allocates nothing:
 
-* :func:`rank_sheet` renders the 13 ranks (``A 2 .. 10 J Q K``) from a font into
-  one 1-bit bitmap, one tile per rank;
-* :func:`suit_sheet` draws the 4 suits (clubs, diamonds, hearts, spades, in card-code
-  order) as small bitmaps, red or black baked in, because ``terminalio.FONT`` on a
-  real board has no suit glyphs.
-
-Text for seat B is upside down: :func:`label` makes a ``bitmap_label.Label`` with
-``label_direction="UPD"`` for it (``label.Label`` cannot rotate).
+* :func:`glyph_sheet` renders printable ASCII (32..126) of a fixed-cell font
+  (``terminalio.FONT``, 6x12) into ONE 1-bit bitmap, one tile per character: the
+  tile of byte ``c`` is ``c - 32``. ``hw.text.Text`` shows text as a TileGrid over it.
+* :func:`rank_sheet` holds the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile) and
+  a blank, one ``RANK_TILE_W x RANK_TILE_H`` tile each (font pixels, drawn
+  ``scale x scale`` screen pixels each: pre-scaled, no scaled group), and
+  :func:`suit_sheet` the 4 suits (clubs, diamonds, hearts, spades, in card-code
+  order; drawn here, because ``terminalio.FONT`` on a board has no suit glyphs) and
+  a blank, ``SUIT_SIZE`` square. A card shows one tile of each, in the card's own
+  palette (red or black); what a cover costs is the pixels it redraws (about 5.6 us
+  each through displayio on the emulated Pico), see ``hw.table_view``.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``, ``terminalio``;
-``adafruit_display_text.bitmap_label``.
+**Software and Dependencies:** ``displayio``, ``terminalio``. The glyphs are read
+through ``font.get_glyph`` (CircuitPython's ``fontio.BuiltinFont`` gives a cell of
+one shared bitmap; Blinka's gives one bitmap per glyph) once, at start-up.
 """
 
 import displayio
-import terminalio
-from adafruit_display_text import bitmap_label
 
 BLACK = 0x000000
 WHITE = 0xFFFFFF
@@ -38,9 +40,18 @@ TEXT = 0xFFFFFF
 DIM = 0x9FC9AA
 GOLD = 0xFFD23F
 
+GLYPH_W = 6  # the terminal font's cell
+GLYPH_H = 12
+FIRST_CHAR = 32  # tile 0 of the glyph sheet is a space
+LAST_CHAR = 126
+
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_TILE_W = 12  # two glyphs of the 6x12 terminal font ("10")
-RANK_TILE_H = 12
+RANK_TILE_H = 9  # glyph rows 2-10: where the ranks' ink is in the 6x12 cell
+RANK_TOP = 2  # the glyph cell's first row in a rank tile
+BLANK_RANK = 13  # the rank sheet's blank tile
+BLANK_SUIT = 4  # the suit sheet's blank tile
+BORDER = 2  # a card's border, in pixels
 
 SUIT_SIZE = 9
 _SUIT_ROWS = (
@@ -84,83 +95,68 @@ def panel(x, y, width, height, color, cell=8):
     return group, pal
 
 
-def _glyph_blit(font, char, bitmap, x0, y0, baseline, cell=False):
-    glyph = font.get_glyph(ord(char))
+def _font(font):
+    if font is None:
+        import terminalio
+        font = terminalio.FONT
+    return font
+
+
+def _blit_glyph(font, code, bitmap, x0, rows, top=0, scale=1):
+    """Copy rows ``top..top+rows-1`` of the glyph cell of ``code`` to ``bitmap`` at
+    ``(x0, 0)``, each font pixel as ``scale x scale`` pixels."""
+    glyph = font.get_glyph(code)
     if glyph is None:
-        return 0
+        return
     src = glyph.bitmap
     sx = glyph.tile_index * glyph.width  # BuiltinFont: a row of tiles; BDF: index 0
-    # A BuiltinFont glyph is a whole character cell (descent included): its top is the
-    # cell's top. CircuitPython reports dy=0 for it, Blinka dy=-descent, so dy is not used.
-    top = 0 if cell else baseline - glyph.height - glyph.dy
-    for y in range(glyph.height):
-        ty = y0 + top + y
-        if not 0 <= ty < bitmap.height:
-            continue
-        for x in range(glyph.width):
-            tx = x0 + glyph.dx + x
-            if 0 <= tx < bitmap.width and src[sx + x, y]:
-                bitmap[tx, ty] = 1
-    return glyph.shift_x
+    for y in range(min(rows, glyph.height - top)):
+        for x in range(min(GLYPH_W, glyph.width)):
+            if src[sx + x, top + y]:
+                _dot(bitmap, x0 + x * scale, y * scale, scale)
 
 
-def rank_sheet(font=None):
-    """Return a 1-bit bitmap with one ``RANK_TILE_W x RANK_TILE_H`` tile per rank."""
-    if font is None:
-        font = terminalio.FONT
-    bitmap = displayio.Bitmap(RANK_TILE_W * len(RANK_TEXT), RANK_TILE_H, 2)
-    box = font.get_bounding_box()
-    glyph_w = box[0]
-    cell = len(box) == 2  # fontio.BuiltinFont (terminalio.FONT): (width, height) cells
-    baseline = RANK_TILE_H - 2  # the terminal font's descent
-    for i, text in enumerate(RANK_TEXT):
-        x = i * RANK_TILE_W + (RANK_TILE_W - glyph_w * len(text)) // 2
-        for char in text:
-            x += _glyph_blit(font, char, bitmap, x, 0, baseline, cell) or glyph_w
+def _dot(bitmap, x, y, scale):
+    for dy in range(scale):
+        for dx in range(scale):
+            bitmap[x + dx, y + dy] = 1
+
+
+def glyph_sheet(font=None):
+    """Return a 1-bit bitmap with one ``GLYPH_W x GLYPH_H`` tile per ASCII 32..126."""
+    font = _font(font)
+    count = LAST_CHAR - FIRST_CHAR + 1
+    bitmap = displayio.Bitmap(GLYPH_W * count, GLYPH_H, 2)
+    for i in range(count):
+        _blit_glyph(font, FIRST_CHAR + i, bitmap, i * GLYPH_W, GLYPH_H)
     return bitmap
 
 
-def suit_sheet():
-    """Return a bitmap with one ``SUIT_SIZE`` square tile per suit (1 black, 2 red)."""
-    bitmap = displayio.Bitmap(SUIT_SIZE * 4, SUIT_SIZE, 3)
+def rank_sheet(font=None, scale=1):
+    """Return the 1-bit rank sheet at ``scale``: 13 ranks and a blank (module doc)."""
+    font = _font(font)
+    tile_w = RANK_TILE_W * scale
+    bitmap = displayio.Bitmap(tile_w * (BLANK_RANK + 1), RANK_TILE_H * scale, 2)
+    for i, text in enumerate(RANK_TEXT):
+        x = i * tile_w + (RANK_TILE_W - GLYPH_W * len(text)) // 2 * scale
+        for char in text:
+            _blit_glyph(font, ord(char), bitmap, x, RANK_TILE_H, RANK_TOP, scale)
+            x += GLYPH_W * scale
+    return bitmap
+
+
+def suit_sheet(scale=1):
+    """Return the 1-bit suit sheet at ``scale``: 4 suits and a blank (module doc)."""
+    tile = SUIT_SIZE * scale
+    bitmap = displayio.Bitmap(tile * (BLANK_SUIT + 1), tile, 2)
     for suit, rows in enumerate(_SUIT_ROWS):
-        ink = 2 if suit in (1, 2) else 1
         for y, row in enumerate(rows):
             for x, cell in enumerate(row):
                 if cell == "#":
-                    bitmap[suit * SUIT_SIZE + x, y] = ink
+                    _dot(bitmap, suit * tile + x * scale, y * scale, scale)
     return bitmap
 
 
-def card_frame(width, height, border=2):
-    """Return a card-shaped bitmap: 0 outside the rounded corners, 1 border, 2 face."""
-    bitmap = displayio.Bitmap(width, height, 3)
-    corner = 3
-    for y in range(height):
-        for x in range(width):
-            dx = min(x, width - 1 - x)
-            dy = min(y, height - 1 - y)
-            if dx + dy < corner - 1:
-                continue  # cut corner: stays 0
-            inner = dx >= border and dy >= border and dx + dy >= corner + border - 1
-            bitmap[x, y] = 2 if inner else 1
-    return bitmap
-
-
-def label(text, upside_down=False, color=TEXT, scale=1, anchor=(0.5, 0.5), at=(0, 0)):
-    """Return a ``bitmap_label.Label``; ``upside_down`` turns it 180 degrees (seat B).
-
-    ``anchor`` is given as the reader sees it; for an upside-down label it is mirrored
-    so that, e.g., ``(0, 0.5)`` still means "starts at the reader's left".
-    """
-    if upside_down:
-        anchor = (1.0 - anchor[0], 1.0 - anchor[1])
-    return bitmap_label.Label(terminalio.FONT, text=text, color=color, scale=scale,
-                              label_direction="UPD" if upside_down else "LTR",
-                              anchor_point=anchor, anchored_position=at)
-
-
-def set_text(lab, text):
-    """Set a label's text only if it differs (``text`` should be a constant string)."""
-    if lab.text is not text and lab.text != text:
-        lab.text = text
+def solid(width, height):
+    """Return a 1-bit ``width x height`` bitmap of zeros (a solid shape's shared bitmap)."""
+    return displayio.Bitmap(max(1, width), max(1, height), 1)

@@ -9,10 +9,12 @@ Implementation Notes
 
 **Software and Dependencies:** ``board``, ``supervisor`` (``ticks_ms``), ``usb_cdc``
 (``data``, enabled by ``boot.py``), ``microcontroller`` (``nvm``), ``os.getenv``
-(``settings.toml``: the settings of ``hw.profiles``, and ``CSPEED_ATTRACT_S``, the
-idle seconds on the title before attract mode, 0 = never); ``hw.profiles``,
+(``settings.toml``: the settings of ``hw.profiles``, ``CSPEED_ATTRACT_S``, the
+idle seconds on the title before attract mode, 0 = never, and ``CSPEED_DIAG``, 1 =
+print heap and frame figures on the console, see ``hw.diag``); ``hw.profiles``,
 ``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.testmode`` (key events
-injected over ``usb_cdc.data`` once a host turns the test mode on).
+injected over ``usb_cdc.data`` once a host turns the test mode on); ``hw.diag``
+only when ``CSPEED_DIAG`` is on.
 """
 
 import os
@@ -50,12 +52,20 @@ def build(getenv=None, seed=None):
     return name, app
 
 
-def run(app=None):
+def diag_enabled(getenv=None):
+    """Return True if ``CSPEED_DIAG`` asks for diagnostics (``hw.diag``)."""
+    return parse_int((getenv or os.getenv)("CSPEED_DIAG"), 0) > 0
+
+
+def run(app=None, getenv=None):
     """Build the app (unless given) and run the main loop forever."""
     from supervisor import ticks_ms
 
     if app is None:
-        app = build()[1]
+        app = build(getenv)[1]
+    if diag_enabled(getenv):
+        from hw import diag
+        diag.run(app, ticks_ms)
     step = app.step
     while True:
         step(ticks_ms())

@@ -185,41 +185,33 @@ def _mask_of(tile_bitmap, index, tile_w, tile_h, scale, flipped):
     return np.kron(cells, np.ones((scale, scale), int))
 
 
-def _where(group, table):
-    """Absolute (x, y) of a group inside the table scene."""
-    x = y = 0
-    node = group
-    path = {id(table.group)}
-    chain = []
-    while node is not None and id(node) not in path:
-        chain.append(node)
-        node = getattr(node, "_parent", None)
-    for item in chain:
-        x += item.x
-        y += item.y
-    return x, y
-
-
 def decode_card(pixels, table, pos):
-    """Read the card drawn at ``pos`` off a screenshot: a card code, or None if empty."""
+    """Read the card drawn at ``pos`` off a screenshot: a card code, or None if empty.
+
+    The card's rank and suit tiles are cut out of the picture (turned back for row B)
+    and each one's ink is matched against its sheet's tiles: exactly one rank and one
+    suit must match.
+    """
     from hw import gfx
+    from hw.table_view import suit_scale
 
     card = table.cards[pos]
-    scale = table.geometry["scale"]
-    gx, gy = table.grid.x + card.x, table.grid.y + card.y
     face = np.array([(gfx.FACE >> 16) & 0xF8, (gfx.FACE >> 8) & 0xFC, gfx.FACE & 0xF8])
     found = []
-    for holder, sheet, tile_w, tile_h, count in (
-            (card.face[0], gfx.rank_sheet(), gfx.RANK_TILE_W, gfx.RANK_TILE_H, 13),
-            (card.face[1], gfx.suit_sheet(), gfx.SUIT_SIZE, gfx.SUIT_SIZE, 4)):
-        x, y = gx + holder.x, gy + holder.y
+    for tile, sheet, tile_w, tile_h, count, scale in (
+            (card.rank, gfx.rank_sheet(), gfx.RANK_TILE_W, gfx.RANK_TILE_H, 13, card.scale),
+            (card.suit, gfx.suit_sheet(), gfx.SUIT_SIZE, gfx.SUIT_SIZE, 4,
+             suit_scale(card.scale))):
+        x, y = card.x + tile.x, card.y + tile.y
         region = pixels[y:y + tile_h * scale, x:x + tile_w * scale].astype(int)
+        if card.flipped:
+            region = region[::-1, ::-1]  # read row B's card the way B reads it
         ink = (np.abs((region & [0xF8, 0xFC, 0xF8]) - face).sum(axis=2) > 0).astype(int)
-        if ink.sum() == 0:
-            return None  # a face-down / empty position
+        if ink.all():
+            return None  # no face colour at all: an empty position (felt)
         matches = [i for i in range(count)
                    if np.array_equal(ink, np.sign(_mask_of(sheet, i, tile_w, tile_h, scale,
-                                                           card.flipped)))]
+                                                           False)))]
         assert len(matches) == 1, (pos, matches)
         red = region[ink == 1][:, 0].mean() > 150
         found.append((matches[0], red))

@@ -40,9 +40,9 @@ def test_idle_title_plays_cpu_vs_cpu_and_the_demo_log_replays():
                          "rules penalty=500 stuck=1000 deal=300 tie=replay deadlock=13 "
                          "deadlock_result=draw rutter=0 wins=1"]
     # The banner, upright for A and upside down for B.
-    labels = app.table.message_labels
+    labels = app.table.messages
     assert labels[0].text == labels[1].text == tv.DEMO_TEXT
-    assert labels[0].label_direction == "LTR" and labels[1].label_direction == "UPD"
+    assert not labels[0].upside_down and labels[1].upside_down
     assert not labels[0].hidden
     rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2, dt=20)
     first_tops = bytes(rig.game.tops)

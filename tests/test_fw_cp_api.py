@@ -39,11 +39,14 @@ class BoardBuiltinFont:
         return Glyph(self.strip, self.chars.index(char), 6, 12, 0, 0, 6, 0)
 
 
-def test_rank_tiles_are_the_same_with_the_boards_builtin_font():
-    desktop = gfx.rank_sheet(terminalio.FONT)
-    device = gfx.rank_sheet(BoardBuiltinFont("A0123456789JQK"))
-    assert all(desktop[x, y] == device[x, y]
-               for x in range(desktop.width) for y in range(desktop.height))
+def test_glyph_and_card_tiles_are_the_same_with_the_boards_builtin_font():
+    chars = "".join(chr(c) for c in range(gfx.FIRST_CHAR, gfx.LAST_CHAR + 1))
+    for make in (gfx.rank_sheet, gfx.glyph_sheet):
+        desktop = make(terminalio.FONT)
+        device = make(BoardBuiltinFont(chars))
+        assert all(desktop[x, y] == device[x, y]
+                   for x in range(desktop.width) for y in range(desktop.height))
+        assert any(device[x, y] for x in range(device.width) for y in range(device.height))
 
 
 @pytest.mark.parametrize("raw, rotation", [
@@ -86,10 +89,19 @@ def test_menu_options_clear_the_help_line_on_every_screen(size):
     app._show(1)  # pylint: disable=protected-access  (MENU)
     rig.step(5)
     view = app.menu_view
-    shown = [lab for lab in view.lines if not lab.hidden]
+    shown = [field for field in view.lines if not field.hidden]
     assert len(shown) == 6
     help_top = size[1] - view.line // 2 - 2 - 6  # the help line's glyphs are 12 px high
     title_bottom = max(view.top - view.line - 4, view.line // 2 + 2 + view.line) + 6
-    for lab in shown:
-        y = lab.anchored_position[1]
-        assert title_bottom < y - 6 and y + 6 < help_top
+    for field in shown:
+        y = field.group.y  # the field's top; its glyphs are 12 px high
+        assert title_bottom < y and y + 12 < help_top
+        assert field.group.x + field.pixel_width <= size[0]  # the longest option fits
+
+
+@pytest.mark.parametrize("raw, on", [("1", True), ('"1"', True), ("1 # diag", True), ("0", False),
+                                     (None, False), ("yes", False), (2, True)])
+def test_diag_setting_in_any_form_os_getenv_may_return(raw, on):
+    from hw.main import diag_enabled
+
+    assert diag_enabled({"CSPEED_DIAG": raw}.get) is on

@@ -1,8 +1,8 @@
 """What the firmware draws: the table equals the engine's state, B's side is turned,
 counts, locks, pending/hint marks and messages are right, on several screen sizes."""
 
+import displayio
 import pytest
-from adafruit_display_text import bitmap_label
 
 from fw_rig import Rig
 from engine.cards import NO_CARD
@@ -20,18 +20,20 @@ def check_table(rig):
         card = table.cards[pos]
         assert table.shown_top(pos) == top
         if top == NO_CARD:
-            assert card.face.hidden
+            assert card.rank.hidden and card.suit.hidden and card.paper[0] == gfx.FELT
             continue
-        assert not card.face.hidden
+        assert not card.rank.hidden and not card.suit.hidden and card.paper[0] == gfx.FACE
         assert card.rank[0] == top >> 2
         assert card.suit[0] == top & 3
         assert card.ink[1] == (gfx.RED if (top & 3) in (1, 2) else gfx.BLACK)
-        assert card.rank.flip_x == card.rank.flip_y == (pos >= 4)
-        assert card.suit.flip_x == card.suit.flip_y == (pos >= 4)
+        for tile in (card.rank, card.suit):
+            assert tile.flip_x == tile.flip_y == (pos >= 4)
+        # Row B's card is turned: its rank sits below its suit on the screen.
+        assert (card.rank.y < card.suit.y) == (pos < 4)
     for seat in range(2):
-        assert table.pack_labels[seat].text == "Pack %d" % game.packs[seat]
+        assert table.packs_text[seat].text == "Pack %d" % game.packs[seat]
         wins = game.rules.wins
-        assert table.won_labels[seat].text == "Won %d of %d" % (game.score[seat], wins)
+        assert table.won_text[seat].text == "Won %d of %d" % (game.score[seat], wins)
 
 
 @pytest.fixture
@@ -56,11 +58,9 @@ def test_cards_counts_and_rotation_follow_the_game(rig):
 
 def test_b_text_is_upside_down_and_a_text_upright(rig):
     table = rig.app.table
-    for labels in (table.pack_labels, table.won_labels, table.lock_labels,
-                   table.message_labels):
-        assert isinstance(labels[0], bitmap_label.Label)
-        assert labels[0].label_direction == "LTR"
-        assert labels[1].label_direction == "UPD"
+    for fields in (table.packs_text, table.won_text, table.lock_text, table.messages):
+        assert not fields[0].grid.flip_x and not fields[0].grid.flip_y
+        assert fields[1].grid.flip_x and fields[1].grid.flip_y  # turned 180 degrees
 
 
 def test_layout_b_row_on_top_from_b_left_to_right(rig):
@@ -73,10 +73,19 @@ def test_layout_b_row_on_top_from_b_left_to_right(rig):
     assert cards[7].x == cards[0].x and cards[4].x == cards[3].x  # facing columns
 
 
-def test_card_width_cannot_be_set_as_on_a_board(rig):
-    card = rig.app.table.cards[0]
-    with pytest.raises(AttributeError):
-        card.width = 10
+def test_a_card_is_one_tile_per_glyph_over_its_face(rig):
+    """Each card: a face, one rank tile, one suit tile and four border strips; no groups."""
+    for card in rig.app.table.cards:
+        layers = list(card.group)
+        assert len(layers) == 7
+        assert layers[1] is card.rank and layers[2] is card.suit
+        assert all(isinstance(layer, displayio.TileGrid) for layer in layers)
+        assert card.rank.pixel_shader is card.suit.pixel_shader is card.ink
+        assert not card.ink.is_transparent(0)  # opaque: nothing below it is drawn
+        strips = [layer for layer in layers[3:]]
+        assert all(isinstance(s, displayio.TileGrid) and s.pixel_shader is card.edge
+                   for s in strips)
+        assert all(min(s.bitmap.width, s.bitmap.height) == gfx.BORDER for s in strips)
 
 
 def test_pixels_show_red_and_black_suits(rig):
@@ -84,8 +93,8 @@ def test_pixels_show_red_and_black_suits(rig):
     game = rig.game
     for pos in range(8):
         card = rig.app.table.cards[pos]
-        x0 = rig.app.table.grid.x + card.x
-        y0 = rig.app.table.grid.y + card.y
+        x0 = card.x
+        y0 = card.y
         box = image.crop((x0 + 4, y0 + 4, x0 + card.width - 4, y0 + card.height - 4))
         colors = {c for _, c in box.getcolors(100000)}
         red = any(r > 150 and g < 60 and b < 60 for r, g, b in colors)
@@ -97,16 +106,16 @@ def test_lock_indicator_during_the_penalty(rig):
     table = rig.app.table
     cov = rig.coverable()
     bad = [p for p in range(8) if p not in cov][0]
-    assert table.lock_labels[0].hidden
+    assert table.lock_text[0].hidden
     rig.press_pos(0, bad)
     rig.run(20)
     assert rig.game.locked_at(0, rig.now)
-    assert not table.lock_labels[0].hidden
-    assert table.strip_palettes[0][0] == gfx.LOCKED
-    assert table.lock_labels[1].hidden  # B is not locked
+    assert not table.lock_text[0].hidden
+    assert table.lock_text[0].text == "LOCKED"
+    assert table.lock_text[0].palette[0] == gfx.LOCKED  # an opaque red box
+    assert table.lock_text[1].hidden  # B is not locked
     rig.run(600)  # penalty is 500 ms
-    assert table.lock_labels[0].hidden
-    assert table.strip_palettes[0][0] == gfx.PANEL
+    assert table.lock_text[0].hidden
 
 
 def test_pending_and_hint_marks(rig):
@@ -142,19 +151,19 @@ def test_messages_through_a_game():
     rig.run(30)  # the release, debounced
     table = rig.app.table
     assert rig.app.mode == READY
-    assert table.message_labels[0].text == "Get ready..."
-    assert table.message_labels[1].text == "Get ready..."
+    assert table.messages[0].text == "Get ready..."
+    assert table.messages[1].text == "Get ready..."
     rig.run_until(lambda: rig.game.phase == 1, dt=2)  # DEALING
     rig.step(1)
-    assert table.message_labels[0].text == "Dealing"
+    assert table.messages[0].text == "Dealing"
     rig.run_until(lambda: rig.game.phase == 2, dt=2)
     rig.step(2)
-    assert table.message_labels[0].text == "GO!" and not table.message_labels[0].hidden
+    assert table.messages[0].text == "GO!" and not table.messages[0].hidden
     rig.run(1000)
-    assert table.message_labels[0].hidden
+    assert table.messages[0].text == table.messages[1].text == ""
     rig.tap(16)  # START: pause
     rig.run(50)
-    assert table.message_labels[0].text == table.message_labels[1].text == \
+    assert table.messages[0].text == table.messages[1].text == \
         "Paused: START resumes"
     assert rig.app.paused
     cov = rig.coverable()
@@ -180,7 +189,7 @@ def test_game_over_messages_per_seat():
         rig.step(5)
         spent += 5
     rig.step(5)
-    texts = (app.table.message_labels[0].text, app.table.message_labels[1].text)
+    texts = (app.table.messages[0].text, app.table.messages[1].text)
     if game.result == 0:
         assert texts == ("You win the game!", "A wins the game")
     elif game.result == 1:
@@ -195,30 +204,33 @@ def test_layout_fits_every_screen(size):
     rig.start_match()
     table = rig.app.table
     geo = table.geometry
-    grid = table.grid
     for pos in range(8):
         card = table.cards[pos]
-        x = grid.x + card.x
-        y = grid.y + card.y
-        assert 0 <= x and x + card.width <= width
-        assert geo["strip"] <= y and y + card.height <= height - geo["strip"]
+        assert 0 <= card.x and card.x + card.width <= width
+        assert geo["strip"] <= card.y and card.y + card.height <= height - geo["strip"]
+        for tile in (card.rank, card.suit):  # inside the card's border, apart
+            w = tile.tile_width
+            h = tile.tile_height
+            assert gfx.BORDER <= tile.x and tile.x + w <= card.width - gfx.BORDER
+            assert gfx.BORDER <= tile.y and tile.y + h <= card.height - gfx.BORDER
+        top, bottom = sorted((card.rank, card.suit), key=lambda tile: tile.y)
+        assert top.y + top.tile_height < bottom.y
     # The rows leave the middle band free for the messages.
-    assert grid.y + table.cards[4].y + table.cards[4].height < height // 2 - 4
-    assert grid.y + table.cards[0].y > height // 2 + 4
+    assert table.cards[4].y + table.cards[4].height < height // 2 - 4
+    assert table.cards[0].y > height // 2 + 4
+    for seat in range(2):  # the text fits the screen
+        for field in (table.packs_text[seat], table.won_text[seat], table.messages[seat]):
+            assert 0 <= field.group.x and field.group.x + field.pixel_width <= width
     check_table(rig)
 
 
 def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     """Once the table is drawn, frames with no change set no text and no tile."""
     rig.run(1500)  # "GO!" has gone
+    from hw import text as text_mod
+
     sets = []
-    original = bitmap_label.Label._set_text
-
-    def counting(self, new_text, scale):
-        sets.append(new_text)
-        return original(self, new_text, scale)
-
-    monkeypatch.setattr(bitmap_label.Label, "_set_text", counting)
+    monkeypatch.setattr(text_mod.Text, "put", lambda self, i, code: sets.append(code))
     shows = []
     for card in rig.app.table.cards:
         monkeypatch.setattr(card, "mark", lambda c, shows=shows: shows.append(c))
@@ -226,3 +238,17 @@ def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     rig.run(300)
     assert rig.game.changes == changes
     assert sets == [] and shows == []
+
+
+@pytest.mark.parametrize("make, tile_w, tile_h, blank", [
+    (lambda s: gfx.rank_sheet(None, s), gfx.RANK_TILE_W, gfx.RANK_TILE_H, gfx.BLANK_RANK),
+    (gfx.suit_sheet, gfx.SUIT_SIZE, gfx.SUIT_SIZE, gfx.BLANK_SUIT)])
+def test_card_sheets_at_a_scale_are_the_font_pixels_scaled(make, tile_w, tile_h, blank):
+    one = make(1)
+    three = make(3)
+    assert (three.width, three.height) == (3 * one.width, 3 * one.height)
+    assert all(three[x, y] == one[x // 3, y // 3]
+               for x in range(three.width) for y in range(three.height))
+    ink = [sum(one[t * tile_w + x, y] for x in range(tile_w) for y in range(tile_h))
+           for t in range(blank + 1)]
+    assert all(ink[:blank]) and ink[blank] == 0  # every tile inked, then a blank

@@ -18,20 +18,22 @@ scripted into the scanner's queue. Each claim is measured twice (growth of
 * (d) idle title and menu frames, and menu key presses.
 
 Idle frames must also *touch* nothing: the fakes count every scene write (palette
-entry, tile, ``hidden``, label text/position, ``root_group``) in
-``displayio.touches``, and ``display.refresh()`` must be the frame's only call out.
+entry, tile, ``hidden``, flip, position, ``root_group``) in ``displayio.touches``,
+and ``display.refresh()`` must be the frame's only call out.
 
-What this proves, and what it does not: CircuitPython's modules and the Adafruit
-libraries are replaced by the small fakes in ``tests/mpy/fakecp/`` (their setters
-store values and allocate nothing), so the proof is about the firmware's own code,
-``hw/`` and ``engine/``. On a board the libraries do real work behind those stores:
-``adafruit_display_text``'s ``Label.text`` setter renders into a new bitmap, so a
-frame that changes a label's text (a pack count after a cover, a score, a message,
-a menu value) allocates inside the library; ``displayio`` writes, ``keypad``'s
-``get_into`` and ``usb_cdc`` writes are native. Set-up moments are allowed to
-allocate and are reported as "info" lines with their bytes: starting a match or a
-demo (rules, CPU players, the log header). Ending the demo, abandoning a match and a
-keypad queue overflow log constant ``#`` comments and are checked at 0 bytes.
+What this proves, and what it does not: CircuitPython's native modules are replaced
+by the fakes in ``tests/mpy/fakecp/`` (strict where it is cheap: range checks on
+tiles, pixel values and colours, read-only ``keypad.Event``, an ``nvm`` that never
+resizes, a ``terminalio.FONT`` with real glyphs; Bitmaps as big as the real ones).
+Their per-frame setters store ints, as the native ones do. The firmware imports no
+Python library besides its own ``engine/`` and ``hw/`` (this script checks that
+``adafruit_display_text`` and ``adafruit_displayio_layout`` were never imported):
+all text is glyph tiles (``hw.text``), so a changing pack count, score or message is
+a tile index, never a rendered label. So the proof covers everything a frame runs
+in Python on a board. Set-up moments are allowed to allocate and are reported as
+"info" lines with their bytes: building a screen (one at a time: title, menu,
+table), starting a match or a demo (rules, CPU players, the log header). Abandoning
+a match and a keypad queue overflow log constant ``#`` comments.
 
 Run: node tests/mpy/vm.mjs --dir engine --dir hw --dir tests tests/mpy/vm_firmware_alloc.py
 (pytest runs it via test_micropython.py, which reads the vm-dirs line above).
@@ -43,13 +45,7 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0] + "/fakecp")  # before any firmwar
 
 import board  # noqa: E402  (the fakes)
 import displayio  # noqa: E402
-import keypad  # noqa: E402
 import usb_cdc  # noqa: E402
-
-if not hasattr(keypad.Keys, "reset"):
-    # hw.pads resets the scanner after an overflow (keypad's reset(): held keys report
-    # a new press); until fakecp models it, a reset with no key held does nothing.
-    keypad.Keys.reset = lambda self: None
 
 from mpyharness import Report, locked, measure  # noqa: E402
 
@@ -104,6 +100,17 @@ class Device:
         self.events.push(key, True, self.t)
         self.events.push(key, False, self.t)
         self.run(1)
+
+    def late_presses(self, n):
+        """``n`` frames, each reading a press by A stamped 1 ms after the frame's now
+        (scanned after the loop read the clock)."""
+        for _ in range(n):
+            key = self.keys[self.pick(self.k % 3 != 0)]
+            self.k += 1
+            late = ticks_add(self.t, FRAME_MS + 1)
+            self.events.push(key, True, late)
+            self.events.push(key, False, late)
+            self.run(1)
 
     def press(self, seat, pos):
         """``seat`` taps the button of table position ``pos``: the frame that reads it."""
@@ -201,6 +208,11 @@ def start_match():
 # ------------------------------------------------------------------ (d) title
 r.check(dev.profile == "builtin" and app.mode == TITLE and hasattr(app.buzzer, "pwm"),
         "built by hw.main.build (display, keypad, usb_cdc, nvm, piezo): title shown")
+r.check("adafruit_display_text" not in sys.modules
+        and "adafruit_displayio_layout" not in sys.modules,
+        "the firmware imports no Adafruit library (text is glyph tiles)")
+r.check(app.table is None and app.menu_view is None and app.title_view is not None,
+        "only the title's scene exists")
 dev.run(5)
 frames("(d) title, idle", dev.run, (3000,), touched=0)  # 12 s in all: the demo waits 20 s
 
@@ -217,13 +229,13 @@ frames("(c) attract: the winner's message, idle", dev.run, (500,), touched=0)
 info("the next demo match begins (new CPU seats)", dev.run_until_mode, (READY,))
 held("(c) attract: the next whole demo match", dev.run_until_mode, (DONE,))
 r.check(app.mode == DONE, "the next demo match was played out")
-frames("a button ends the demo (# attract stopped)", dev.tap, (0,), lock=False)
-r.check(app.mode == TITLE and not app.attract, "a button ended the demo")
+info("a button ends the demo (# attract stopped; the title is built)", dev.tap, (0,))
+r.check(app.mode == TITLE and not app.attract and app.table is None,
+        "a button ended the demo: the title replaced the table")
 
 # ------------------------------------------------------------------- (d) menu
-frames("(d) START on the title opens the menu (first menu draw)", dev.tap, (KEY_START,),
-       lock=False)
-r.check(app.mode == MENU, "START opened the menu")
+info("(d) START on the title opens the menu (the menu is built)", dev.tap, (KEY_START,))
+r.check(app.mode == MENU and app.title_view is None, "START opened the menu")
 frames("(d) menu, idle", dev.run, (3000,), touched=0)
 frames("(d) menu key: cursor down", dev.tap, (1,))  # pad A button 2; twice (heap_lock)
 frames("(d) menu key: cursor up", dev.tap, (0,))
@@ -258,6 +270,15 @@ r.check(app.buzzer.on and app.buzzer.pwm.frequency == 1760, "the piezo beeps the
 frames("(b) the next frame: nothing changed, nothing touched", dev.run, (1,), touched=0,
        lock=False)
 dev.run(JUDGE_FRAMES)
+pos = dev.pick(True)
+covers = game.covers[0]
+same_ms = ticks_add(dev.t, FRAME_MS)  # scanned in the ms the next frame reads as its now
+dev.events.push(dev.keys[pos], True, same_ms)
+dev.events.push(dev.keys[pos], False, same_ms)
+touched = frames("(b) a press stamped with the frame's own now", dev.run, (1,), lock=False)
+r.check(game.covers[0] == covers + 1 and touched > 0,
+        "it was judged and drawn in the frame that read it")
+dev.run(JUDGE_FRAMES)
 held("(b) B presses a coverable position, judged", dev.press_judged, (1, True))
 bad = dev.pick(False)
 illegals = game.illegals[0]
@@ -279,7 +300,8 @@ r.check(game.games == games and covers >= 15 and illegals > 0,
 frames("(b) play on to the end of the match (game ends, next games)", dev.play,
        (100000, DONE), lock=False)
 r.check(app.mode == DONE and game.match_over, "the match was played out (%d games)" % game.games)
-frames("(d) a button on the winner's message opens the menu", dev.tap, (0,), lock=False)
+info("(d) a button on the winner's message opens the menu (built)", dev.tap, (0,))
+r.check(app.mode == MENU, "the menu is shown")
 dev.tap(KEY_START)
 dev.run_until_mode(GAME)
 held("(b) a whole 2-player match", dev.play, (100000, DONE))
@@ -297,6 +319,18 @@ r.check(app.mode == MENU and app.menu.vs_cpu() and app.menu.level() == 2,
 info("START on the menu: begin_match vs CPU (a CPU seat)", dev.tap, (KEY_START,))
 r.check(not app.seats[1].human, "seat B is the CPU")
 dev.run_until_mode(GAME)
+while game.phase != PLAY:
+    dev.run(1)
+# The scanner runs in the tick interrupt: a press can carry a timestamp later than the
+# `now` the loop read before draining the queue. The pass must then not let the CPU
+# seat press behind the game's clock (no clamp, no "#" line).
+clamps = app.clamps
+port.forget()
+frames("(c) vs CPU: 200 presses stamped after the loop's now", dev.late_presses, (200,),
+       lock=False)
+r.check(app.clamps == clamps and b"#" not in port.text(),
+        "no press landed behind the clock (no clamp, no comment)",
+        "(%d clamps)" % (app.clamps - clamps))
 before = game.covers[1] + game.illegals[1]
 frames("(c) vs CPU: 10 s, the human idle", dev.run, (5000,))
 r.check(game.covers[1] + game.illegals[1] > before + 5, "the CPU pressed (%d)"
@@ -313,11 +347,39 @@ r.check(app.mode == DONE, "that match was played out")
 start_match()
 dev.run(100)
 dev.events.push(KEY_START, True, dev.t)
-frames("START held 1 s abandons the match (# comment)", dev.run, (600,), lock=False)
+info("START held 1 s abandons the match (# comment; the menu is built)", dev.run, (600,))
 r.check(app.mode == MENU, "holding START returned to the menu")
 dev.events.push(KEY_START, False, dev.t)  # START's release: nothing happens
 for _ in range(70):
     dev.events.push(4, False, dev.t)  # releases: ignored, but they fill the queue
 frames("keypad queue overflow: cleared, counted, logged", dev.run, (1,), lock=False)
 r.check(app.overflows == 1 and app.mode == MENU, "the overflow was counted")
+
+# ------------------------------------------- CSPEED_DIAG: hw.diag's measurement
+from hw.diag import Diag  # noqa: E402
+
+start_match()
+dev.run(500)
+diag = Diag(app, dev.t)
+gcs = diag.gcs
+
+
+def diag_frames(n):
+    for _ in range(n):
+        dev.t = ticks_add(dev.t, FRAME_MS)
+        diag.measured_step(app.step, dev.t)
+
+
+diag_frames(50)
+dev.events.push(dev.keys[dev.pick(True)], True, dev.t)
+diag_frames(1)
+r.check(diag.idle_n == 50 and diag.press_n == 1, "diag: 50 idle frames and 1 press frame measured",
+        "(%d, %d)" % (diag.idle_n, diag.press_n))
+r.check(diag.idle_alloc == 0 and diag.press_alloc == 0, "diag: they allocated 0 bytes",
+        "(%d, %d)" % (diag.idle_alloc, diag.press_alloc))
+junk = []
+diag.measured_step(lambda now: junk.append(bytearray(100)), dev.t)
+r.check(diag.idle_alloc >= 100, "diag: a frame that allocates is seen (%d bytes)"
+        % diag.idle_alloc)
+r.check(diag.gcs == gcs, "diag: no collection during these frames")
 r.done()

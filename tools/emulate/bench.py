@@ -15,13 +15,16 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 def _scene(width, height):
     from engine.game import Game
     from engine.rules import Rules
+    from hw import gfx
     from hw.table_view import TableView
 
     game = Game(Rules())
     game.shuffle(5)
     game.start(0)
     game.advance(400)
-    table = TableView(width, height)
+    from hw.table_view import card_sheets
+
+    table = TableView(width, height, gfx.glyph_sheet(), card_sheets(width, height))
     table.update(game, 400, 0, False)
     return table
 

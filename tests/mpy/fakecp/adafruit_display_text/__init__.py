@@ -1,1 +1,0 @@
-"""Fake ``adafruit_display_text`` (see fakecp/README.md)."""

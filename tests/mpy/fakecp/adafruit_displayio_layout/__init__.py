@@ -1,1 +1,0 @@
-"""Fake ``adafruit_displayio_layout`` (see fakecp/README.md)."""
