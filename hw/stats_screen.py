@@ -85,19 +85,21 @@ class ResetGesture:
 
     def key(self, key, pressed, t):
         """A key event while the stats screen is shown; returns the new state."""
-        if self.state == CONFIRM:
-            if pressed:
-                self.state = DONE if key == KEY_START else IDLE
-            return self.state
         if key == KEY_A:
             self.down_a = pressed
         elif key == KEY_B:
             self.down_b = pressed
-        elif pressed:
-            self.state = IDLE  # another key: no gesture
+        state = self.state
+        if state == CONFIRM:
+            if pressed:
+                self.state = DONE if key == KEY_START else IDLE
             return self.state
-        if self.down_a and self.down_b:
-            if self.state != HOLDING:
+        if state == DONE and not pressed:
+            return state  # "Stats reset" stays up until the next press
+        if pressed and key != KEY_A and key != KEY_B:
+            self.state = IDLE  # another key: no gesture
+        elif self.down_a and self.down_b:
+            if state != HOLDING:
                 self.state = HOLDING
                 self.since = t
         else:
