@@ -77,8 +77,6 @@ from hw.pads import KEY_START, position
 from hw.seats import CpuSeat, HumanSeat
 from hw.serial_log import MatchLog
 from hw.stats import StatsKeeper
-from hw.stats_screen import CONFIRM, DONE as RESET_DONE, ResetGesture
-from hw.stats_view import StatsView
 
 # Modes.
 TITLE = 0
@@ -132,6 +130,17 @@ def boot_seed():
         return supervisor.ticks_ms() % SEED_LIMIT
 
 
+def _forget(name):
+    """Drop an imported module, so the collector can take its code."""
+    import sys
+
+    sys.modules.pop(name, None)
+    package, _, leaf = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None and hasattr(parent, leaf):
+        delattr(parent, leaf)
+
+
 class App:
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
@@ -145,7 +154,7 @@ class App:
         self.nvm = nvm
         self.menu.load(nvm)
         self.stats = StatsKeeper(self.menu.record)  # counts into the record; saved between games
-        self.reset_gesture = ResetGesture()  # on the stats screen (hw.stats_screen)
+        self.reset_gesture = None  # hw.stats_screen.ResetGesture while the stats are shown
         self.glyphs = gfx.glyph_sheet()
         self.card_tiles = None  # hw.table_view.card_sheets(), made with the first table
         self.view = None  # the current screen's view (one at a time)
@@ -395,7 +404,9 @@ class App:
             self.attract = False
         elif mode == STATS:
             screen = STATS_SCREEN
-            self.reset_gesture.clear()
+            from hw.stats_screen import ResetGesture  # only while shown (see _build)
+
+            self.reset_gesture = ResetGesture()
             self.start_down = False  # the held START's release is the stats screen's
         else:
             screen = TABLE_SCREEN
@@ -408,6 +419,10 @@ class App:
         if display.root_group is not None:
             display.root_group = None  # the display lets go of the old scene
         self.view = None
+        if self.screen == STATS_SCREEN and screen != STATS_SCREEN:
+            self.reset_gesture = None
+            _forget("hw.stats_view")  # their code goes with their screen
+            _forget("hw.stats_screen")
         self.screen = NO_SCREEN
         gc.collect()
         width = display.width
@@ -417,6 +432,8 @@ class App:
         elif screen == MENU_SCREEN:
             view = MenuView(width, height, self.menu, self.glyphs)
         elif screen == STATS_SCREEN:
+            from hw.stats_view import StatsView  # only while shown (see _build's start)
+
             view = StatsView(width, height, self.menu.record, self.menu.levels,
                              self.reset_gesture, self.glyphs)
         else:
@@ -463,12 +480,12 @@ class App:
         gesture = self.reset_gesture
         before = gesture.state
         state = gesture.key(key, pressed, t)
-        if state == RESET_DONE:
+        if state == gesture.DONE:
             record = self.menu.record
             record.reset_stats()
             record.save(self.nvm)  # in the menu: no game on
             self._build(STATS_SCREEN)  # the zeros (the prompt says "Stats reset")
-        elif key == KEY_START and pressed and before != CONFIRM:
+        elif key == KEY_START and pressed and before != gesture.CONFIRM:
             self._show(MENU)
 
     def _menu_key(self, button):

@@ -24,7 +24,6 @@ from hw.buzzer import make_buzzer
 from hw.display import make_display
 from hw.pads import make_buttons
 from hw.profiles import choose, parse_int
-from hw.testmode import KeyInjector
 
 
 def build(getenv=None, seed=None):
@@ -45,7 +44,8 @@ def build(getenv=None, seed=None):
     if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
         from supervisor import ticks_ms
 
-        buttons.injector = KeyInjector(port, ticks_ms)
+        buttons.port = port
+        buttons.clock = ticks_ms
     app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None),
               attract_ms=max(0, attract_s) * 1000)

@@ -1,8 +1,4 @@
-"""The stats screen's content and its reset gesture, apart from how they are drawn.
-
-:func:`stats_lines` turns a ``hw.record.Record`` into the screen's text lines (per
-seat, vs each CPU level, streaks, fastest win, ties, reaction). It allocates: it is
-called only when the screen is opened (and after a reset), never per frame.
+"""The stats screen's reset gesture (the screen itself is ``hw.stats_view``).
 
 :class:`ResetGesture` makes resetting the stats hard to do by accident: hold pad A's
 button 1 and pad B's button 1 (the first near-row button of each pad) together for
@@ -16,12 +12,10 @@ Implementation Notes
 ``ResetGesture`` holds ints only; :meth:`ResetGesture.key` and
 :meth:`ResetGesture.tick` allocate nothing.
 
-**Software and Dependencies:** ``hw.record``, ``engine.ticks``; ``hw.profiles``
-(``KEY_START``).
+**Software and Dependencies:** ``engine.ticks``; ``hw.profiles`` (``KEY_START``).
 """
 
 from engine.ticks import ticks_diff
-from hw import record as rec
 from hw.profiles import KEY_START
 
 HOLD_MS = 3000
@@ -39,38 +33,11 @@ HINT_TEXT = "Reset: hold A1 + B1 for 3 s"
 DONE_TEXT = "Stats reset"
 
 
-def _time(ms):
-    if ms < 0:
-        return "-"
-    return "%d.%02d s" % (ms // 1000, (ms % 1000) // 10)
-
-
-def stats_lines(record, levels=()):
-    """The stats screen's lines (str) for ``record``; ``levels``: CPU level names."""
-    r = record
-    lines = ["Stats          A          B"]
-    lines.append("Games won  %5d      %5d" % (r.games(0), r.games(1)))
-    lines.append("Matches    %5d      %5d" % (r.matches(0), r.matches(1)))
-    lines.append("Best run   %5d      %5d" % (r.best_streak(0), r.best_streak(1)))
-    now = r.streak(0) or r.streak(1)
-    lines.append("Run now    %s" % ("-" if not now else "%s %d" % ("A" if r.streak(0) else "B", now)))
-    lines.append("Fastest  %7s    %7s" % (_time(r.fastest_ms(0)), _time(r.fastest_ms(1))))
-    lines.append("Ties won %3d/%-3d    %3d/%-3d" % (r.ties_won(0), r.ties_won(0) + r.ties_lost(0),
-                                                 r.ties_won(1), r.ties_won(1) + r.ties_lost(1)))
-    lines.append("Reaction %5s ms   %5s ms" % (_ms(r.reaction_ms(0)), _ms(r.reaction_ms(1))))
-    for level in range(min(len(levels), rec.LEVELS)):
-        lines.append("A vs %-8s games %d-%d  matches %d-%d" % (
-            levels[level], r.vs(level, rec.VS_GAMES_WON), r.vs(level, rec.VS_GAMES_LOST),
-            r.vs(level, rec.VS_MATCHES_WON), r.vs(level, rec.VS_MATCHES_LOST)))
-    return lines
-
-
-def _ms(value):
-    return "-" if value < 0 else str(value)
-
-
 class ResetGesture:
     """Hold A1 + B1 for HOLD_MS, then START to confirm (see the module docstring)."""
+
+    CONFIRM = CONFIRM
+    DONE = DONE
 
     def __init__(self):
         self.state = IDLE

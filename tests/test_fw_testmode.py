@@ -20,8 +20,9 @@ def key_line(seat, pos, down):
 
 def test_keys_are_ignored_until_the_command_then_play_a_match():
     rig = Rig(settings={"CSPEED_ATTRACT_S": "0"})
-    injector = rig.app.buttons.injector
+    assert rig.app.buttons.injector is None  # made when a host first writes
     send(rig, "K 16 1\nK 16 0\n")  # before the command: ignored
+    injector = rig.app.buttons.injector
     assert rig.app.mode == TITLE and not injector.on
     usb_cdc.data.take()
     send(rig, "CSPEED TEST 1\r\n")
@@ -51,8 +52,8 @@ def test_keys_are_ignored_until_the_command_then_play_a_match():
 
 def test_bad_lines_are_counted_and_ignored():
     rig = Rig(settings={"CSPEED_ATTRACT_S": "0"})
-    injector = rig.app.buttons.injector
     send(rig, "CSPEED TEST 1\n")
+    injector = rig.app.buttons.injector
     send(rig, "K 99 1\nK 1 2\nX 1 1\nK 1\nK 16 1 extra\n" + "K" * 80 + "\n")
     assert injector.bad == 6 and rig.app.mode == TITLE
     send(rig, "K 16 1\nK 16 0\n")

@@ -16,7 +16,9 @@ def test_lines_show_the_records_numbers():
     r.reaction(0, 612)
     r.game_won(0, 30000, level=2)
     r.match_won(0, level=2)
-    lines = ss.stats_lines(r, ("beginner", "normal", "expert"))
+    from hw.stats_view import stats_lines
+
+    lines = stats_lines(r, ("beginner", "normal", "expert"))
     text = "\n".join(lines)
     assert "Games won      3          1" in text
     assert "Matches        2          0" in text
