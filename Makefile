@@ -2,6 +2,7 @@
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
+#   make hil                                     tests/hil scenarios on both emulators, logs compared
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
@@ -14,7 +15,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim
+.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -85,3 +86,10 @@ deploy:
 # (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
 picosim: venv node_modules
 	$(PY) -m tools.picosim --demo --quiet
+
+# Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
+# match logs must agree with each other and with the scenario's .expected trace.
+hil: export SDL_VIDEODRIVER = dummy
+hil: export SDL_AUDIODRIVER = dummy
+hil: venv node_modules
+	$(PY) -m tools.hil --emulate --picosim tests/hil/*.script $(ARGS)

@@ -84,6 +84,7 @@ from hw.menu_view import MenuView, TitleView
 from hw.pads import KEY_START, position
 from hw.seats import CpuSeat, HumanSeat
 from hw.serial_log import MatchLog
+from hw.stats import StatsKeeper
 
 # Modes.
 TITLE = 0
@@ -92,7 +93,8 @@ READY = 2  # a match is on: "get ready" before a game
 GAME = 3  # a game is being played
 RESULT = 4  # a game has ended: its result is shown
 DONE = 5  # the match has been won
-MODE_NAMES = ("title", "menu", "ready", "game", "result", "done")
+STATS = 6  # the stats screen (START held in the menu)
+MODE_NAMES = ("title", "menu", "ready", "game", "result", "done", "stats")
 
 READY_MS = 1500
 RESULT_MS = 2500
@@ -109,6 +111,7 @@ NO_SCREEN = -1
 TITLE_SCREEN = 0
 MENU_SCREEN = 1
 TABLE_SCREEN = 2
+STATS_SCREEN = 3
 
 # Attract mode (CPU vs CPU on an idle title screen).
 ATTRACT_MS = 20000  # idle time on the title before the demo starts (0: never)
@@ -135,6 +138,17 @@ def boot_seed():
         return supervisor.ticks_ms() % SEED_LIMIT
 
 
+def _forget(name):
+    """Drop an imported module, so the collector can take its code."""
+    import sys
+
+    sys.modules.pop(name, None)
+    package, _, leaf = name.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None and hasattr(parent, leaf):
+        delattr(parent, leaf)
+
+
 class App:
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
@@ -148,6 +162,8 @@ class App:
         self.menu = Menu(bot_levels() if levels is None else levels)
         self.nvm = nvm
         self.menu.load(nvm)
+        self.stats = StatsKeeper(self.menu.record)  # counts into the record; saved between games
+        self.reset_gesture = None  # hw.stats_screen.ResetGesture while the stats are shown
         self.glyphs = gfx.glyph_sheet()
         self.card_tiles = None  # hw.table_view.card_sheets(), made with the first table
         self.view = None  # the current screen's view (one at a time)
@@ -199,12 +215,14 @@ class App:
                 ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
             self.start_long = True
             self._start_held(now)
-        if self.mode >= READY:
+        if READY <= self.mode <= DONE:
             self._advance(now)
             self._flow(now)
             self._cpu(now)
         elif self.mode == TITLE:
             self._title_idle(now)
+        elif self.mode == STATS:
+            self.reset_gesture.tick(now)
         self._draw(now)
         if self.sound:
             if not self.attract:  # the demo plays silently
@@ -227,6 +245,9 @@ class App:
                 continue
             if self.mode == TITLE:
                 self.idle_from = -1
+            if self.mode == STATS:
+                self._stats_key(key, buttons.pressed, buttons.timestamp)
+                continue
             if key == KEY_START:
                 self._start_key(buttons.pressed, buttons.timestamp, now)
                 continue
@@ -297,6 +318,7 @@ class App:
             if game.phase == OVER:
                 self.mode = RESULT
                 self.until = ticks_add(now, RESULT_MS)
+                self.stats.save_between_games(self.nvm)  # no game on: a flash stall is harmless
         elif mode == RESULT:
             if self._due(now):
                 if game.match_over:
@@ -358,6 +380,11 @@ class App:
         return self.view if self.screen == MENU_SCREEN else None
 
     @property
+    def stats_view(self):
+        """The stats screen's view while it is shown, else None."""
+        return self.view if self.screen == STATS_SCREEN else None
+
+    @property
     def table(self):
         """The game table's view while it is shown, else None."""
         return self.view if self.screen == TABLE_SCREEN else None
@@ -402,6 +429,12 @@ class App:
             screen = MENU_SCREEN
             self.paused = False
             self.attract = False
+        elif mode == STATS:
+            screen = STATS_SCREEN
+            from hw.stats_screen import ResetGesture  # only while shown (see _build)
+
+            self.reset_gesture = ResetGesture()
+            self.start_down = False  # the held START's release is the stats screen's
         else:
             screen = TABLE_SCREEN
         if screen != self.screen:
@@ -413,6 +446,10 @@ class App:
         if display.root_group is not None:
             display.root_group = None  # the display lets go of the old scene
         self.view = None
+        if self.screen == STATS_SCREEN and screen != STATS_SCREEN:
+            self.reset_gesture = None
+            _forget("hw.stats_view")  # their code goes with their screen
+            _forget("hw.stats_screen")
         self.screen = NO_SCREEN
         gc.collect()
         width = display.width
@@ -421,6 +458,11 @@ class App:
             view = TitleView(width, height, self.glyphs, self.warning)
         elif screen == MENU_SCREEN:
             view = MenuView(width, height, self.menu, self.glyphs)
+        elif screen == STATS_SCREEN:
+            from hw.stats_view import StatsView  # only while shown (see _build's start)
+
+            view = StatsView(width, height, self.menu.record, self.menu.levels,
+                             self.reset_gesture, self.glyphs)
         else:
             if self.card_tiles is None:
                 self.card_tiles = tv.card_sheets(width, height)
@@ -452,12 +494,28 @@ class App:
             self.paused = not self.paused
 
     def _start_held(self, now):
-        if self.mode >= READY and self.mode != DONE:
+        if self.mode == MENU:
+            self._show(STATS)
+            return
+        if READY <= self.mode < DONE:
             # Presses read in this pass are logged: judge them before the match is
             # dropped, as a replay of the log does (a clock line says so).
             self._advance(now)
             self.log.comment(ABANDON_TEXT)
         if self.mode != TITLE:
+            self._show(MENU)
+
+    def _stats_key(self, key, pressed, t):
+        """A key on the stats screen: the reset gesture, or START back to the menu."""
+        gesture = self.reset_gesture
+        before = gesture.state
+        state = gesture.key(key, pressed, t)
+        if state == gesture.DONE:
+            record = self.menu.record
+            record.reset_stats()
+            record.save(self.nvm)  # in the menu: no game on
+            self._build(STATS_SCREEN)  # the zeros (the prompt says "Stats reset")
+        elif key == KEY_START and pressed and before != gesture.CONFIRM:
             self._show(MENU)
 
     def _menu_key(self, button):
@@ -475,6 +533,7 @@ class App:
         """Start a match with the menu's choices; the first game follows shortly."""
         menu = self.menu
         menu.save(self.nvm)
+        self.stats.match_begins(True, menu.level() if menu.vs_cpu() else -1)
         self.matches += 1
         game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
@@ -487,6 +546,7 @@ class App:
     def begin_attract(self, now):
         """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.bot``."""
         self.log.comment(ATTRACT_TEXT)  # just before the demo match's header
+        self.stats.match_begins(False, -1)  # demo games are not counted
         self.matches += 1
         game = self._new_match(self.attract_rules)
         levels = self.attract_levels
@@ -546,7 +606,8 @@ class App:
         self.mode = GAME
 
     def _on_event(self, ev, t, i):
-        """Engine sink: pick a sound (reads views only, never calls the game)."""
+        """Engine sink: count stats, pick a sound (reads views only, never calls the game)."""
+        self.stats.on_event(ev, t, i, self.game)
         sound = SOUND_NONE
         if ev == EV_PRESS:
             result = self.game.tick_result[i]

@@ -12,8 +12,9 @@ Implementation Notes
 (``settings.toml``: the settings of ``hw.profiles``, ``CSPEED_ATTRACT_S``, the
 idle seconds on the title before attract mode, 0 = never, and ``CSPEED_DIAG``, 1 =
 print heap and frame figures on the console, see ``hw.diag``); ``hw.profiles``,
-``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``; ``hw.diag`` only when
-``CSPEED_DIAG`` is on.
+``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.testmode`` (key events
+injected over ``usb_cdc.data`` once a host turns the test mode on); ``hw.diag``
+only when ``CSPEED_DIAG`` is on.
 
 A bad setting never ends in a bare traceback: an optional piezo that cannot be used
 (``CSPEED_PIEZO=GP99``) is printed and shown on the title, and the firmware runs
@@ -51,7 +52,13 @@ def build(getenv=None, seed=None):
         warning = ("%s - no sound" % err).encode()
         buzzer = Silent()
     attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
-    app = App(display, buttons, port=getattr(usb_cdc, "data", None), seed=seed,
+    port = getattr(usb_cdc, "data", None)
+    if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
+        from supervisor import ticks_ms
+
+        buttons.port = port
+        buttons.clock = ticks_ms
+    app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None),
               attract_ms=max(0, attract_s) * 1000, warning=warning)
     return name, app

@@ -4,17 +4,19 @@ No drawing and no buttons here: ``hw.menu_view`` draws a :class:`Menu`, ``hw.app
 moves it. The options are players (2 humans, or 1 player vs CPU when
 ``engine.bot`` is installed), the CPU level, match length (best of 1/3/5), tie
 policy, penalty and hints. :meth:`Menu.rules` returns the ``engine.rules.Rules``
-the match is played (and logged) with. The choices survive a power cycle in a few
-bytes of ``microcontroller.nvm`` (:meth:`save` / :meth:`load`).
+the match is played (and logged) with. The choices survive a power cycle in the
+power-cut-safe record of ``hw.record`` (:meth:`save` / :meth:`load`), which also
+holds the players' stats (``Menu.record``).
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``engine.rules``; optional ``engine.bot``
+**Software and Dependencies:** ``engine.rules``, ``hw.record``; optional ``engine.bot``
 (``LEVEL_NAMES``).
 """
 
 from engine.rules import TIE_COIN, TIE_REPLAY, Rules
+from hw.record import Record
 
 PLAYERS = 0
 LEVEL = 1
@@ -28,9 +30,6 @@ WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
 DEFAULTS = (0, 0, 1, 0, 2, 0)  # 2 players, -, best of 3, replay, 500 ms, no hints
-
-_NVM_MAGIC = 0xC5
-_NVM_SIZE = 1 + len(DEFAULTS)
 
 
 def bot_levels():
@@ -59,6 +58,7 @@ class Menu:
             ("off", "on"),
         )
         self.values = bytearray(DEFAULTS)
+        self.record = Record(DEFAULTS)
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
 
@@ -109,21 +109,22 @@ class Menu:
                      wins=WINS[self.values[MATCH]])
 
     def save(self, nvm):
-        """Store the choices in ``nvm`` (``microcontroller.nvm``) if they changed."""
-        if nvm is None or len(nvm) < _NVM_SIZE:
-            return
-        data = bytes((_NVM_MAGIC,)) + bytes(self.values)
-        if bytes(nvm[0:_NVM_SIZE]) != data:
-            nvm[0:_NVM_SIZE] = data
+        """Store the choices (and the stats) in ``nvm`` (``microcontroller.nvm``) if changed."""
+        record = self.record
+        record.set_menu(self.values)
+        record.save(nvm)
 
     def load(self, nvm):
-        """Restore choices saved by :meth:`save`; keep the defaults if there are none."""
-        if nvm is None or len(nvm) < _NVM_SIZE or nvm[0] != _NVM_MAGIC:
-            return
+        """Restore the record saved by :meth:`save`; keep the defaults if there is none.
+
+        A value out of range for its option (another version, a bad copy) keeps
+        that option's default.
+        """
+        record = self.record
+        record.load(nvm)
         for item in range(len(DEFAULTS)):
-            value = nvm[1 + item]
-            if value < len(self.choices[item]):
-                self.values[item] = value
+            value = record.menu_value(item)
+            self.values[item] = value if value < len(self.choices[item]) else DEFAULTS[item]
         if not self.visible(self.cursor):
             self.move(1)
         self.changes += 1

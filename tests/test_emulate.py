@@ -276,7 +276,7 @@ def test_odd_sized_areas_refresh_exactly():
 
 def test_menu_choices_persist_in_the_nvm_file(session):
     data = Path(session.nvm).read_bytes()
-    assert len(data) == 4096 and data[0] == 0xC5  # hw.menu saved its choices
+    assert len(data) == 4096 and data[0:3] == b"CS\x02"  # hw.record saved the choices
 
 
 def test_nvm_file_round_trip(tmp_path):

@@ -143,12 +143,16 @@ def test_menu_choices_survive_a_restart():
     menu_set(rig, menu_mod.MATCH, 0)
     rig.tap(KEY_START)
     rig.run(30)
-    assert microcontroller.nvm[0] == 0xC5
+    assert bytes(microcontroller.nvm[0:3]) == b"CS\x02"  # hw.record, version 2
     assert rig.app.hints
-    saved = bytes(microcontroller.nvm[:8])
-    app = App(rig.app.display, rig.app.buttons, nvm=bytearray(saved) + bytes(10))
+    saved = bytearray(microcontroller.nvm)
+    app = App(rig.app.display, rig.app.buttons, nvm=saved)
     assert app.menu.values[menu_mod.HINTS] == 1 and app.menu.values[menu_mod.MATCH] == 0
     assert app.mode == TITLE
+    # the old 7-byte store (magic 0xC5, six choices) still gives its menu choices
+    old = bytearray(b"\xc5\x00\x00\x00\x01\x01\x01") + bytearray(b"\xff" * 300)
+    app = App(rig.app.display, rig.app.buttons, nvm=old)
+    assert list(app.menu.values[menu_mod.MATCH:]) == [0, 1, 1, 1]
     bad = menu_mod.Menu(levels=())
     bad.load(bytearray(b"\xc5\x09\x09\x09\x09\x09\x09"))  # out-of-range values ignored
     assert list(bad.values) == list(menu_mod.DEFAULTS)

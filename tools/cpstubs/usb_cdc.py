@@ -86,6 +86,16 @@ class Serial:
         del self._input[:size]
         return data
 
+    def readinto(self, buf, nbytes=None):
+        """Read waiting bytes into ``buf`` (at most ``nbytes``); return how many (None: none)."""
+        size = len(buf) if nbytes is None else min(nbytes, len(buf))
+        size = min(size, len(self._input))
+        if size == 0:
+            return None  # CircuitPython: no bytes within the timeout
+        buf[0:size] = self._input[:size]
+        del self._input[:size]
+        return size
+
     def readline(self):
         """Read up to and including a newline."""
         end = self._input.find(b"\n")

@@ -1,8 +1,22 @@
-"""``microcontroller.nvm`` backed by a file, so menu choices survive like on a board."""
+"""``microcontroller.nvm`` backed by a file, so the menu and stats survive like on a board.
+
+:class:`FileNVM` can also cut the power in the middle of a write (``cut_after``), to
+test that the firmware's record (``hw.record``) survives it: either byte by byte
+(``mode="bytes"``: the file holds every byte written before the cut) or the way
+CircuitPython's RP2040 port writes (``mode="rp2040"``: a write into erased bytes
+programs 256-byte pages; any other write erases the whole 4 KB sector and programs
+it back page by page; the cut falls after a whole erase or page program step).
+"""
 
 import os
 
 from tools.cpstubs.microcontroller import ByteArray
+
+PAGE = 256
+
+
+class PowerCut(Exception):
+    """The power went in the middle of an nvm write (what was written so far stays)."""
 
 
 def default_path():
@@ -15,18 +29,73 @@ class FileNVM(ByteArray):
     """The stand-in ``nvm.ByteArray`` (fixed size, no resizing), saved to ``path`` on every change.
 
     ``path=None`` keeps it in memory only (demos, tests). A missing or short file
-    reads as erased flash (0xFF), as on a fresh board.
+    reads as erased flash (0xFF), as on a fresh board. ``cut_after=N`` (N >= 0)
+    lets the next writes complete N steps (bytes, or erase/program steps in
+    ``rp2040`` mode) and then raises :class:`PowerCut`; ``steps`` counts the steps
+    done so far.
     """
 
-    def __init__(self, path=None, size=4096):
+    def __init__(self, path=None, size=4096, cut_after=-1, mode="bytes"):
         super().__init__(size)
         if path is not None and os.path.exists(path):
             with open(path, "rb") as f:
                 data = f.read(size)
             self._data[:len(data)] = data
         self.path = path
+        self.cut_after = cut_after
+        self.mode = mode
+        self.steps = 0
+        self.erases = 0
+
+    def __setitem__(self, index, value):
+        if self.cut_after < 0 and self.mode == "bytes":
+            super().__setitem__(index, value)  # checks, writes, _changed() saves
+            return
+        shadow = ByteArray(len(self))  # the stand-in's checks and conversions
+        shadow._data[:] = self._data
+        shadow[index] = value
+        if isinstance(index, slice):
+            start, stop = self._slice(index)
+        else:
+            start = index % len(self)
+            stop = start + 1
+        new = bytes(shadow._data[start:stop])
+        if self.mode == "bytes":
+            for i in range(start, stop):
+                self._step()
+                self._data[i] = new[i - start]
+            self._save()
+        else:
+            self._rp2040(start, new)
 
     def _changed(self):
+        self._save()
+
+    def _step(self):
+        if self.cut_after >= 0 and self.steps >= self.cut_after:
+            self._save()
+            raise PowerCut("power cut after %d steps" % self.steps)
+        self.steps += 1
+
+    def _rp2040(self, start, value):
+        """ports/raspberrypi/common-hal/nvm/ByteArray.c: program pages, or erase + program."""
+        end = start + len(value)
+        if all(b == 0xFF for b in self._data[start:end]):
+            first = start - start % PAGE
+            for page in range(first, end, PAGE):
+                self._step()
+                lo = max(page, start)
+                hi = min(page + PAGE, end)
+                self._data[lo:hi] = value[lo - start:hi - start]
+        else:
+            image = bytearray(self._data)
+            image[start:end] = value
+            self._step()
+            self._data[:] = b"\xff" * len(self)
+            self.erases += 1
+            for page in range(0, len(self), PAGE):
+                self._step()
+                self._data[page:page + PAGE] = image[page:page + PAGE]
         self._save()
 
     def _save(self):
@@ -36,4 +105,4 @@ class FileNVM(ByteArray):
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
             f.write(self._data)
-        os.replace(tmp, self.path)  # never a half-written file
+        os.replace(tmp, self.path)  # the file itself is never half-written

@@ -65,6 +65,17 @@ class PtyPort(Serial):
             self.cut = False
         return taken
 
+    @property
+    def in_waiting(self):
+        """Bytes a host wrote to the pty (``tools/hil --port``), read without blocking."""
+        try:
+            data = os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            data = b""
+        if data:
+            self.feed(data)
+        return super().in_waiting
+
     def _send(self, data):
         try:
             return os.write(self.master, data)

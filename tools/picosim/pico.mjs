@@ -34,6 +34,7 @@ import {
   setDeviceConfigurationPacket,
 } from 'rp2040js';
 import { ConsoleLogger, LogLevel } from 'rp2040js';
+import { installFlash } from './flash.mjs';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -58,6 +59,16 @@ function loadUF2(file) {
 loadUF2(job.uf2);
 mcu.flash.set(fs.readFileSync(job.fat), job.fatOffset);
 mcu.core.PC = FLASH_BASE;
+
+// Optional serial-flash model (flash.mjs): nvm writes become real; power cuts.
+let flashStats = null;
+let cutReason = null;
+if (job.flash) {
+  if (job.flash.nvmIn) mcu.flash.set(fs.readFileSync(job.flash.nvmIn), job.flash.nvmOffset);
+  flashStats = installFlash(mcu, job.flash, out, (kind, addr) => {
+    cutReason = `power cut before ${kind} at 0x${addr.toString(16)}`;
+  });
+}
 
 // BOOTSEL: the QSPI chip-select pad must read high (input enabled, value 1).
 mcu.qspi[1].padValue |= 0x40;
@@ -299,15 +310,20 @@ function finish(reason) {
   fs.closeSync(dataFile);
   if (framesFile !== null) fs.closeSync(framesFile);
   fs.writeFileSync(path.join(job.outDir, 'final.raw'), snapshot());
+  if (job.flash) {
+    const off = job.flash.nvmOffset;
+    fs.writeFileSync(path.join(job.outDir, 'nvm.bin'), mcu.flash.subarray(off, off + 4096));
+  }
   const [w, h] = size();
   out({ type: 'done', reason, t: mcu.clock.nanos, t0, wallMs: Date.now() - wallStart,
-    width: w, height: h, madctl, frames: framesWritten });
+    width: w, height: h, madctl, frames: framesWritten, flash: flashStats });
 }
 
 function slice() {
   const { core, clock } = mcu;
   const stop = untilNs(job.untilMs);
   for (let i = 0; i < 200000; i++) {
+    if (cutReason !== null) return finish(cutReason);
     if (core.waiting) {
       const n = clock.nanosToNextAlarm;
       if (n <= 0) { clock.tick(1000); continue; }

@@ -37,6 +37,7 @@ UF2 = SHARED / "raspberry_pi_pico-circuitpython-10.2.1.uf2"
 BOOTROM = SHARED / "rp2040-bootrom-b1.bin"
 GLUE = Path(__file__).with_name("pico.mjs")
 FAT_OFFSET = 0x100000  # CIRCUITPY: after 1020 KB of firmware and 4 KB of NVM
+NVM_OFFSET = FAT_OFFSET - 4096  # microcontroller.nvm: the sector before CIRCUITPY
 FAT_SECTORS = 2048  # the rest of the Pico's 2 MB flash
 BOOT_TIMEOUT_MS = 30000  # emulated ms from reset to "code.py"
 GAP_US = 3000  # SPI silence that ends a burst (one refresh)
@@ -93,6 +94,8 @@ class Result:
     wall_s: float = 0.0
     frame: np.ndarray = None  # (h, w, 3) uint8: the panel at the end
     frames_path: Path = None  # raw RGB565 frames, one per changing burst
+    flash_ops: list = field(default_factory=list)  # flash model: {"op", "addr", "len", "t", "step"}
+    nvm: bytes = None  # flash model: the nvm sector at the end (or at the power cut)
     workdir: Path = None
     boot_wall_s: float = None  # wall time from start to "code.py"
 
@@ -138,10 +141,13 @@ def build_image(workdir, settings=None, mpy=("lib",), code=None):
 
 
 def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
-        capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE):
+        capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None):
     """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.
 
     ``events``: ``[(ms after t0, logical key, down)]``; a key down drives its pin low.
+    ``flash``: ``None`` (rp2040js ignores flash writes), or a dict turning on the
+    serial-flash model of ``flash.mjs``: ``nvm`` (bytes: the nvm sector at reset),
+    ``cut_after`` (stop after this many erase/program steps: a power cut).
     """
     reason = missing()
     if reason:
@@ -157,6 +163,12 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         "captureFrames": bool(capture_frames),
         "events": [{"ms": ms, "pin": keys[key], "high": not down} for ms, key, down in events],
     }
+    if flash is not None:
+        job["flash"] = {"nvmOffset": NVM_OFFSET, "cutAfter": flash.get("cut_after", -1)}
+        if flash.get("nvm") is not None:
+            nvm_in = workdir / "nvm-in.bin"
+            nvm_in.write_bytes(bytes(flash["nvm"]))
+            job["flash"]["nvmIn"] = str(nvm_in)
     job_path = workdir / "job.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
     result = Result(workdir=workdir)
@@ -188,6 +200,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
                 result.bursts.append(msg)
             elif kind == "edge":
                 result.edges.append(msg)
+            elif kind == "flash":
+                result.flash_ops.append(msg)
             elif kind == "t0":
                 result.t0 = msg["t"]
                 result.boot_wall_s = time.monotonic() - started
@@ -212,6 +226,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
     w, h = result.done["width"], result.done["height"]
     raw = np.fromfile(workdir / "final.raw", dtype="<u2")
     result.frame = rgb565_to_rgb(raw, w, h)
+    if flash is not None and (workdir / "nvm.bin").is_file():
+        result.nvm = (workdir / "nvm.bin").read_bytes()
     if capture_frames:
         result.frames_path = workdir / "frames.bin"
     if result.t0 is None:

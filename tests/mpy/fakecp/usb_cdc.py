@@ -17,6 +17,28 @@ class Serial:
         self.bytes = 0
         self.recent = bytearray(4096)  # what was written since forget() (while it fits)
         self.size = 0
+        self.incoming = bytearray(256)  # bytes the host sent (fake only: feed())
+        self.in_size = 0
+        self.in_pos = 0
+
+    @property
+    def in_waiting(self):
+        return self.in_size - self.in_pos
+
+    def readinto(self, buf, nbytes=None):
+        n = min(len(buf), self.in_size - self.in_pos)
+        if n <= 0:
+            return None
+        for i in range(n):  # byte copies: no slice object
+            buf[i] = self.incoming[self.in_pos + i]
+        self.in_pos += n
+        return n
+
+    def feed(self, data):
+        """Fake only: bytes from the host (replaces what was waiting)."""
+        self.incoming[0:len(data)] = data
+        self.in_size = len(data)
+        self.in_pos = 0
 
     def write(self, buf):
         n = len(buf)

@@ -1,0 +1,378 @@
+"""Menu choices and players' stats, kept in ``microcontroller.nvm`` so a power cut cannot corrupt them.
+
+One versioned record (:class:`Record`) holds the menu choices and the stats: games and
+matches won per seat, games and matches won and lost against each CPU level, win
+streaks, the fastest win per seat, ties won and lost per seat, and the reaction time
+(first legal press after the table changed) as a sum and a count per seat.
+
+The record is stored twice, in two slots. Each slot carries a 16-bit sequence number
+and a CRC-32 of everything before it. :meth:`Record.load` takes the newest slot whose
+CRC holds (defaults if none does); :meth:`Record.save` writes the other slot (an erased
+slot if there is one), so the newest good copy is never overwritten. A save that is
+cut short leaves a slot whose CRC fails, and the older copy is loaded on the next boot.
+
+Implementation Notes
+--------------------
+
+**Flash behaviour (CircuitPython ``ports/raspberrypi/common-hal/nvm/ByteArray.c``):**
+an assignment to ``nvm`` whose target bytes are all 0xFF only *programs* those pages;
+any other assignment copies the whole 4 KB sector to RAM, *erases* it and programs it
+back, with interrupts off throughout. A cut between that erase and program leaves the
+sector erased: both slots are lost and the next boot has the defaults (never garbage).
+Preferring an erased slot keeps the first save after a fresh or reset record free of
+that window. Saves therefore happen only between games (the keypad is not scanned
+while interrupts are off).
+
+**Allocation:** the record is one preallocated ``bytearray`` (the slot image); counters
+are read and written in place; the CRC-32 is computed bitwise in two 16-bit halves so
+that every intermediate stays a small int (no long ints, no table, no ``binascii``,
+which not every CircuitPython board has). A save is one slice assignment.
+
+**Format:** little-endian; version 2 (version 1 was the menu's old 7-byte store, a
+magic byte 0xC5 and six choices, which :meth:`Record.load` still reads for the
+menu choices when no slot is valid).
+
+**Software and Dependencies:** none (pure Python, runs on CPython and CircuitPython).
+"""
+
+MAGIC0 = 0x43  # "C"
+MAGIC1 = 0x53  # "S"
+VERSION = 2
+
+LEVELS = 4  # CPU levels with a column in the record (beginner, normal, expert, spare)
+MENU_ITEMS = 6
+
+# offsets in a slot
+_SEQ = 3  # u16
+MENU = 5  # MENU_ITEMS bytes
+STATS = MENU + MENU_ITEMS  # first stats byte: everything from here is reset by reset_stats()
+GAMES = STATS  # u16 per seat: games won
+MATCHES = GAMES + 4  # u16 per seat: matches won
+VS = MATCHES + 4  # per level: u16 games won, games lost, matches won, matches lost (seat A vs CPU)
+BEST = VS + 8 * LEVELS  # u16 per seat: longest run of games won
+STREAK = BEST + 4  # u16: current run, by STREAK_SEAT
+STREAK_SEAT = STREAK + 2  # u8: 0/1, 0xFF none
+FASTEST = STREAK_SEAT + 1  # u16 per seat, tens of ms; 0xFFFF none
+TIES_WON = FASTEST + 4  # u16 per seat
+TIES_LOST = TIES_WON + 4  # u16 per seat
+REACT_SUM = TIES_LOST + 4  # u32 per seat (kept below 2**30), ms
+REACT_N = REACT_SUM + 8  # u16 per seat
+CRC = REACT_N + 4  # u32 CRC-32 of bytes [0, CRC)
+SLOT = CRC + 4
+SLOTS = (0, 128)  # slot offsets in nvm; a slot fits in 128 bytes
+NVM_BYTES = SLOTS[1] + SLOT
+
+# vs-CPU columns
+VS_GAMES_WON = 0
+VS_GAMES_LOST = 1
+VS_MATCHES_WON = 2
+VS_MATCHES_LOST = 3
+
+U16_MAX = 0xFFFF
+REACT_MAX = 0x3FFFFFFF  # sums stay small ints in MicroPython
+FASTEST_UNIT_MS = 10
+
+_OLD_MAGIC = 0xC5  # version 1: magic + MENU_ITEMS choices at nvm[0]
+
+
+def crc32(buf, start, end):
+    """Return the CRC-32 (zlib's) of ``buf[start:end]`` as ``(high 16 bits) << 16 | low``.
+
+    Computed in two 16-bit halves so no intermediate exceeds 16 bits; only the
+    final combination can be a long int in MicroPython, so callers use
+    :func:`crc32_halves` where allocation matters.
+    """
+    hi, lo = crc32_halves(buf, start, end)
+    return (hi << 16) | lo
+
+
+def crc32_halves(buf, start, end):
+    """Return the CRC-32 of ``buf[start:end]`` as ``(high half, low half)``."""
+    hi = 0xFFFF
+    lo = 0xFFFF
+    for i in range(start, end):
+        lo ^= buf[i]
+        for _ in range(8):
+            odd = lo & 1
+            lo = (lo >> 1) | ((hi & 1) << 15)
+            hi >>= 1
+            if odd:
+                hi ^= 0xEDB8
+                lo ^= 0x8320
+    return hi ^ 0xFFFF, lo ^ 0xFFFF
+
+
+def _crc_at(data, start, end, store):
+    """CRC-32 of ``data[start:end]``, stored at ``data[end:end + 4]`` (``store``) or compared.
+
+    Returns True if stored or equal. Inlined halves: no tuple, no long int.
+    """
+    hi = 0xFFFF
+    lo = 0xFFFF
+    for i in range(start, end):
+        lo ^= data[i]
+        for _ in range(8):
+            odd = lo & 1
+            lo = (lo >> 1) | ((hi & 1) << 15)
+            hi >>= 1
+            if odd:
+                hi ^= 0xEDB8
+                lo ^= 0x8320
+    hi ^= 0xFFFF
+    lo ^= 0xFFFF
+    if store:
+        data[end] = lo & 0xFF
+        data[end + 1] = lo >> 8
+        data[end + 2] = hi & 0xFF
+        data[end + 3] = hi >> 8
+        return True
+    return (data[end] == lo & 0xFF and data[end + 1] == lo >> 8
+            and data[end + 2] == hi & 0xFF and data[end + 3] == hi >> 8)
+
+
+def _slot_ok(data, off):
+    """True if the slot at ``off`` of ``data`` has the magic, the version and a good CRC."""
+    if data[off] != MAGIC0 or data[off + 1] != MAGIC1 or data[off + 2] != VERSION:
+        return False
+    return _crc_at(data, off, off + CRC, False)
+
+
+def _seq(data, off):
+    return data[off + _SEQ] | (data[off + _SEQ + 1] << 8)
+
+
+def _newer(a, b):
+    """True if sequence number ``a`` is after ``b`` (16-bit serial number arithmetic)."""
+    return a != b and ((a - b) & 0xFFFF) < 0x8000
+
+
+def _erased(data, off):
+    for i in range(off, off + SLOT):
+        if data[i] != 0xFF:
+            return False
+    return True
+
+
+class Record:
+    """The record in RAM: one slot image, changed in place, written with :meth:`save`."""
+
+    def __init__(self, menu_defaults=bytes(MENU_ITEMS)):
+        self.buf = bytearray(SLOT)
+        self.defaults = bytes(menu_defaults)
+        self.slot = -1  # index of the slot loaded or last written, -1: none
+        self.dirty = False
+        self.saves = 0  # saves written since boot
+        self.clear()
+
+    # ----------------------------------------------------------- load, save
+
+    def clear(self):
+        """Defaults: menu defaults, all stats zero (fastest: none)."""
+        buf = self.buf
+        for i in range(SLOT):
+            buf[i] = 0
+        buf[0] = MAGIC0
+        buf[1] = MAGIC1
+        buf[2] = VERSION
+        buf[MENU:MENU + MENU_ITEMS] = self.defaults
+        self._reset_stats()
+
+    def _reset_stats(self):
+        buf = self.buf
+        for i in range(STATS, CRC):
+            buf[i] = 0
+        buf[STREAK_SEAT] = 0xFF
+        for seat in range(2):
+            self._put16(FASTEST + 2 * seat, U16_MAX)
+
+    def load(self, nvm):
+        """Load the newest valid slot of ``nvm``; return its index, or -1 (defaults kept).
+
+        With no valid slot but the old (version 1) menu store at ``nvm[0]``, its
+        menu choices are taken (stats start at zero) and -1 is returned.
+        """
+        self.clear()
+        self.slot = -1
+        if nvm is None:
+            return -1
+        best = -1
+        for index in range(len(SLOTS) if len(nvm) >= NVM_BYTES else 0):
+            off = SLOTS[index]
+            if _slot_ok(nvm, off):
+                if best < 0 or _newer(_seq(nvm, off), _seq(nvm, SLOTS[best])):
+                    best = index
+        if best >= 0:
+            off = SLOTS[best]
+            buf = self.buf
+            for i in range(SLOT):
+                buf[i] = nvm[off + i]
+            self.slot = best
+        elif len(nvm) > MENU_ITEMS and nvm[0] == _OLD_MAGIC:
+            for i in range(MENU_ITEMS):
+                self.buf[MENU + i] = nvm[1 + i]
+            self.dirty = True
+        return best
+
+    def save(self, nvm):
+        """Write the record to the slot not holding the newest copy; return the slot or -1.
+
+        Nothing is written if nothing changed since the last load or save.
+        """
+        if nvm is None or len(nvm) < NVM_BYTES or not self.dirty:
+            return -1
+        target = 1 - self.slot if self.slot >= 0 else 0
+        if self.slot < 0 and not _erased(nvm, SLOTS[0]) and _erased(nvm, SLOTS[1]):
+            target = 1
+        buf = self.buf
+        seq = (self._get16(_SEQ) + 1) & 0xFFFF
+        self._put16(_SEQ, seq)
+        _crc_at(buf, 0, CRC, True)
+        off = SLOTS[target]
+        nvm[off:off + SLOT] = buf
+        self.slot = target
+        self.dirty = False
+        self.saves += 1
+        return target
+
+    # --------------------------------------------------------------- fields
+
+    def _get16(self, off):
+        buf = self.buf
+        return buf[off] | (buf[off + 1] << 8)
+
+    def _put16(self, off, value):
+        buf = self.buf
+        buf[off] = value & 0xFF
+        buf[off + 1] = (value >> 8) & 0xFF
+
+    def _add16(self, off):
+        value = self._get16(off)
+        if value < U16_MAX:  # saturate: never wrap into a small number
+            self._put16(off, value + 1)
+        self.dirty = True
+
+    def _get32(self, off):
+        buf = self.buf
+        return (buf[off] | (buf[off + 1] << 8) | (buf[off + 2] << 16)
+                | ((buf[off + 3] & 0x3F) << 24))
+
+    def _put32(self, off, value):
+        buf = self.buf
+        buf[off] = value & 0xFF
+        buf[off + 1] = (value >> 8) & 0xFF
+        buf[off + 2] = (value >> 16) & 0xFF
+        buf[off + 3] = (value >> 24) & 0x3F
+
+    def menu_value(self, item):
+        return self.buf[MENU + item]
+
+    def set_menu(self, values):
+        """Take the menu's choices (a bytearray of MENU_ITEMS); mark dirty if they changed."""
+        buf = self.buf
+        for i in range(MENU_ITEMS):
+            if buf[MENU + i] != values[i]:
+                buf[MENU + i] = values[i]
+                self.dirty = True
+
+    def games(self, seat):
+        return self._get16(GAMES + 2 * seat)
+
+    def matches(self, seat):
+        return self._get16(MATCHES + 2 * seat)
+
+    def vs(self, level, column):
+        """Seat A against CPU ``level``: one of the VS_* columns."""
+        return self._get16(VS + 8 * level + 2 * column)
+
+    def best_streak(self, seat):
+        return self._get16(BEST + 2 * seat)
+
+    def streak(self, seat):
+        """The current run of games won by ``seat`` (0 if the other seat won last)."""
+        return self._get16(STREAK) if self.buf[STREAK_SEAT] == seat else 0
+
+    def fastest_ms(self, seat):
+        """The fastest game won by ``seat`` in ms, or -1 if none."""
+        value = self._get16(FASTEST + 2 * seat)
+        return -1 if value == U16_MAX else value * FASTEST_UNIT_MS
+
+    def ties_won(self, seat):
+        return self._get16(TIES_WON + 2 * seat)
+
+    def ties_lost(self, seat):
+        return self._get16(TIES_LOST + 2 * seat)
+
+    def reactions(self, seat):
+        return self._get16(REACT_N + 2 * seat)
+
+    def reaction_ms(self, seat):
+        """The average reaction of ``seat`` in ms, or -1 if none was timed."""
+        n = self._get16(REACT_N + 2 * seat)
+        if n == 0:
+            return -1
+        return self._get32(REACT_SUM + 4 * seat) // n
+
+    # -------------------------------------------------------------- updates
+
+    def game_won(self, seat, ms, level=-1):
+        """A game won by ``seat`` in ``ms``; ``level``: the CPU level seat B played, or -1.
+
+        Against the CPU, seat B's own stats (games, streak, fastest) are not kept.
+        """
+        if 0 <= level < LEVELS:
+            column = VS_GAMES_WON if seat == 0 else VS_GAMES_LOST
+            self._add16(VS + 8 * level + 2 * column)
+            if seat == 1:
+                self.buf[STREAK_SEAT] = 0xFF  # seat A's run is over
+                self._put16(STREAK, 0)
+                return
+        self._add16(GAMES + 2 * seat)
+        buf = self.buf
+        if buf[STREAK_SEAT] == seat:
+            self._add16(STREAK)
+        else:
+            buf[STREAK_SEAT] = seat
+            self._put16(STREAK, 1)
+        run = self._get16(STREAK)
+        if run > self._get16(BEST + 2 * seat):
+            self._put16(BEST + 2 * seat, run)
+        if ms >= 0:
+            units = min(ms // FASTEST_UNIT_MS, U16_MAX - 1)
+            if units < self._get16(FASTEST + 2 * seat):
+                self._put16(FASTEST + 2 * seat, units)
+        self.dirty = True
+
+    def match_won(self, seat, level=-1):
+        """A match won by ``seat``; ``level`` as in :meth:`game_won`."""
+        if 0 <= level < LEVELS:
+            column = VS_MATCHES_WON if seat == 0 else VS_MATCHES_LOST
+            self._add16(VS + 8 * level + 2 * column)
+            if seat == 1:
+                return
+        self._add16(MATCHES + 2 * seat)
+
+    def tie(self, winner):
+        """A tie (both seats on one position in one tick) that ``winner`` got."""
+        self._add16(TIES_WON + 2 * winner)
+        self._add16(TIES_LOST + 2 * (1 - winner))
+
+    def reaction(self, seat, ms):
+        """A reaction of ``ms`` by ``seat``; sum and count halve together before saturating."""
+        if ms < 0:
+            return
+        ms = min(ms, 0xFFFF)
+        s_off = REACT_SUM + 4 * seat
+        n_off = REACT_N + 2 * seat
+        total = self._get32(s_off)
+        n = self._get16(n_off)
+        if n >= U16_MAX or total + ms > REACT_MAX:
+            total >>= 1  # keeps the average, makes room
+            n >>= 1
+        self._put32(s_off, total + ms)
+        self._put16(n_off, n + 1)
+        self.dirty = True
+
+    def reset_stats(self):
+        """Zero every stat (the menu choices stay)."""
+        self._reset_stats()
+        self.dirty = True

@@ -1,0 +1,321 @@
+"""hw.record: the CRC, the two slots, saturation, and power cuts in the emulator's nvm model.
+
+Power cuts: ``tools.emulate.nvm.FileNVM`` cuts the power after every byte of a save
+(``bytes`` mode) and after every erase/program step of CircuitPython's RP2040 nvm
+write (``rp2040`` mode); each time the board "reboots" (a new record, and the real
+firmware's ``App`` on the nvm) and the loaded record must be the old or the new one.
+"""
+
+import random
+import zlib
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from hw import record as rec
+from hw.menu import DEFAULTS, Menu
+from tools.emulate.nvm import FileNVM, PowerCut
+
+
+def played(r, rnd, n=30):
+    """Feed ``r`` a random history of games (what the app reports between games)."""
+    for _ in range(n):
+        seat = rnd.randrange(2)
+        level = rnd.choice((-1, 0, 1, 2))
+        r.game_won(seat, rnd.randrange(8000, 90000), level)
+        if rnd.random() < 0.3:
+            r.match_won(seat, level)
+        if rnd.random() < 0.2:
+            r.tie(rnd.randrange(2))
+        r.reaction(rnd.randrange(2), rnd.randrange(150, 2000))
+
+
+def image(r):
+    """What a record holds: the menu and the stats (not the magic, version, sequence)."""
+    return bytes(r.buf[rec.MENU:rec.CRC])
+
+
+def loaded(nvm):
+    r = rec.Record(DEFAULTS)
+    slot = r.load(nvm)
+    return slot, image(r)
+
+
+def defaults_image():
+    return image(rec.Record(DEFAULTS))
+
+
+@given(st.binary(max_size=300))
+def test_crc32_is_zlibs(data):
+    buf = bytearray(data)
+    assert rec.crc32(buf, 0, len(buf)) == zlib.crc32(data)
+    assert rec.crc32(buf, 1, len(buf)) == zlib.crc32(data[1:])
+
+
+def test_fresh_nvm_loads_defaults_and_first_save_uses_slot_0():
+    nvm = bytearray(b"\xff" * 4096)
+    r = rec.Record(DEFAULTS)
+    assert r.load(nvm) == -1 and image(r) == defaults_image()
+    assert r.fastest_ms(0) == -1 and r.reaction_ms(1) == -1 and r.streak(0) == 0
+    assert r.save(nvm) == -1  # nothing changed: nothing written
+    r.game_won(0, 12345)
+    assert r.save(nvm) == 0
+    assert nvm[rec.SLOTS[1]:rec.SLOTS[1] + rec.SLOT] == b"\xff" * rec.SLOT  # other slot untouched
+
+
+def test_round_trip_and_alternating_slots():
+    rnd = random.Random(3)
+    nvm = bytearray(b"\xff" * 4096)
+    r = rec.Record(DEFAULTS)
+    r.load(nvm)
+    slots = []
+    for _ in range(5):
+        played(r, rnd, 5)
+        slots.append(r.save(nvm))
+        again = rec.Record(DEFAULTS)
+        assert again.load(nvm) == slots[-1]
+        assert image(again) == image(r)
+    assert slots == [0, 1, 0, 1, 0]
+
+
+def test_stats_values():
+    r = rec.Record(DEFAULTS)
+    r.game_won(0, 30000, level=1)
+    r.game_won(0, 20004, level=1)
+    r.game_won(1, 25000, level=1)
+    r.game_won(1, 40000)
+    r.game_won(1, 41000)
+    r.game_won(1, 42000)
+    r.match_won(1, level=2)
+    r.tie(0)
+    r.tie(0)
+    r.reaction(0, 300)
+    r.reaction(0, 500)
+    # vs the CPU, seat B (the CPU) has no games, matches, streak or fastest of its own
+    assert (r.games(0), r.games(1), r.matches(1)) == (2, 3, 0)
+    assert r.vs(1, rec.VS_GAMES_WON) == 2 and r.vs(1, rec.VS_GAMES_LOST) == 1
+    assert r.vs(2, rec.VS_MATCHES_LOST) == 1 and r.vs(2, rec.VS_MATCHES_WON) == 0
+    assert r.best_streak(0) == 2 and r.best_streak(1) == 3
+    assert r.streak(1) == 3 and r.streak(0) == 0
+    assert r.fastest_ms(0) == 20000 and r.fastest_ms(1) == 40000
+    assert (r.ties_won(0), r.ties_lost(1), r.ties_won(1)) == (2, 2, 0)
+    assert r.reaction_ms(0) == 400 and r.reactions(0) == 2 and r.reaction_ms(1) == -1
+    r.reset_stats()
+    assert r.games(1) == 0 and r.fastest_ms(0) == -1 and r.streak(1) == 0 and r.dirty
+
+
+def test_counters_saturate():
+    r = rec.Record(DEFAULTS)
+    r._put16(rec.GAMES, 0xFFFE)
+    r._put16(rec.TIES_LOST + 2, 0xFFFF)
+    for _ in range(3):
+        r.game_won(0, 5000)
+        r.tie(0)
+    assert r.games(0) == 0xFFFF and r.ties_lost(1) == 0xFFFF and r.ties_won(0) == 3
+    r._put32(rec.REACT_SUM, rec.REACT_MAX - 100)
+    r._put16(rec.REACT_N, 1000)
+    for _ in range(5):
+        r.reaction(0, 1000)
+    assert r._get32(rec.REACT_SUM) <= rec.REACT_MAX
+    assert 0 < r.reactions(0) < 1005
+    r._put16(rec.REACT_N + 2, 0xFFFF)
+    r._put32(rec.REACT_SUM + 4, 0xFFFF * 200)
+    r.reaction(1, 200)
+    assert r.reactions(1) == 0xFFFF // 2 + 1 and r.reaction_ms(1) == 200
+    r.game_won(1, 10 ** 9)  # a very long game still fits (as the largest time)
+    assert r.fastest_ms(1) == (rec.U16_MAX - 1) * rec.FASTEST_UNIT_MS
+
+
+def test_sequence_wraps():
+    nvm = bytearray(b"\xff" * 4096)
+    r = rec.Record(DEFAULTS)
+    r._put16(rec._SEQ, 0xFFFE)
+    r.game_won(0, 1000)
+    assert r.save(nvm) == 0  # seq 0xFFFF
+    r.game_won(1, 1000)
+    assert r.save(nvm) == 1  # seq 0x0000: newer across the wrap
+    assert rec.Record(DEFAULTS).load(nvm) == 1
+
+
+def test_newest_bad_slot_falls_back_to_the_older():
+    nvm = bytearray(b"\xff" * 4096)
+    r = rec.Record(DEFAULTS)
+    r.game_won(0, 1000)
+    r.save(nvm)
+    old = image(r)
+    r.game_won(1, 1000)
+    assert r.save(nvm) == 1
+    nvm[rec.SLOTS[1] + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
+    assert loaded(nvm) == (0, old)
+
+
+def test_old_menu_store_migrates_menu_only():
+    nvm = bytearray(b"\xff" * 4096)
+    nvm[0:7] = b"\xc5\x01\x02\x02\x01\x03\x01"
+    menu = Menu(levels=("beginner", "normal", "expert"))
+    menu.load(nvm)
+    assert list(menu.values) == [1, 2, 2, 1, 3, 1]
+    assert menu.record.games(0) == 0 and menu.record.dirty  # written at the next save
+    nvm[0:7] = b"\xc5\x09\x09\x09\x09\x09\x09"  # out of range: defaults
+    menu.load(nvm)
+    assert list(menu.values) == list(DEFAULTS)
+
+
+# ------------------------------------------------------------------- power cuts
+
+
+def firmware_starts(nvm):
+    """The real firmware boots on this nvm content to the title, with valid menu values."""
+    from fw_rig import Rig
+
+    from hw.app import TITLE, App
+
+    rig = firmware_starts.rig = getattr(firmware_starts, "rig", None) or Rig()
+    app = App(rig.app.display, rig.app.buttons, nvm=bytearray(bytes(nvm)), levels=("a", "b", "c"))
+    assert app.mode == TITLE
+    for item, value in enumerate(app.menu.values):
+        assert value < len(app.menu.choices[item])
+    return image(app.menu.record)
+
+
+def menu_boots(nvm):
+    """What ``App`` does with the nvm at boot, without a display: ``Menu.load``."""
+    menu = Menu(levels=("a", "b", "c"))
+    menu.load(nvm)
+    for item, value in enumerate(menu.values):
+        assert value < len(menu.choices[item])
+    return image(menu.record)
+
+
+def prepared(mode, rnd, saves):
+    """An nvm after ``saves`` saves (0: fresh), and the record that made them."""
+    nvm = FileNVM(None, mode=mode)
+    r = rec.Record(DEFAULTS)
+    r.load(nvm)
+    for _ in range(saves):
+        played(r, rnd, 3)
+        r.save(nvm)
+    return nvm, r
+
+
+@pytest.mark.parametrize("saves", [0, 1, 2, 3])
+def test_power_cut_after_every_byte(saves):
+    rnd = random.Random(saves)
+    nvm, r = prepared("bytes", rnd, saves)
+    old = loaded(nvm)[1]
+    played(r, rnd, 4)
+    new = image(r)
+    assert new != old
+    cuts = 0
+    for n in range(rec.SLOT + 1):
+        copy = FileNVM(None, cut_after=n)
+        copy._data[:] = nvm._data
+        attempt = rec.Record(DEFAULTS)
+        attempt.load(copy)
+        attempt.buf[:] = r.buf
+        attempt.dirty = True
+        try:
+            attempt.save(copy)
+            assert n == rec.SLOT  # the last cut point lets the whole save through
+        except PowerCut:
+            cuts += 1
+        got = loaded(copy)[1]
+        assert got == (new if n == rec.SLOT else old), "cut after %d bytes" % n
+        assert firmware_starts(copy) == got
+    assert cuts == rec.SLOT  # one reboot after every byte of the slot
+
+
+@pytest.mark.parametrize("saves", [0, 1, 2, 3])
+def test_power_cut_at_every_rp2040_flash_step(saves):
+    """CircuitPython's RP2040 write: program-only into erased bytes, else erase + program.
+
+    The old or the new record, or the defaults only when the cut fell between the
+    sector erase and the program of page 0 (which holds both slots): the one window
+    two slots in one 4 KB sector cannot cover.
+    """
+    rnd = random.Random(10 + saves)
+    nvm, r = prepared("rp2040", rnd, saves)
+    old = loaded(nvm)[1]
+    played(r, rnd, 4)
+    new = image(r)
+    outcomes = []
+    n = 0
+    while True:
+        copy = FileNVM(None, cut_after=n, mode="rp2040")
+        copy._data[:] = nvm._data
+        attempt = rec.Record(DEFAULTS)
+        attempt.load(copy)
+        attempt.buf[:] = r.buf
+        attempt.dirty = True
+        done = True
+        try:
+            attempt.save(copy)
+        except PowerCut:
+            done = False
+        got = loaded(copy)[1]
+        assert firmware_starts(copy) == got
+        if done:
+            assert got == new
+            break
+        if got == old:
+            outcomes.append("old")
+        elif got == new:  # the page holding the new slot was programmed before the cut
+            outcomes.append("new")
+        elif got == defaults_image() and copy.erases:
+            outcomes.append("defaults")
+        else:
+            raise AssertionError("cut after step %d: neither old nor new" % n)
+        n += 1
+    if saves < 2:  # slot 1 (or slot 0) still erased: program only, no erase window
+        assert set(outcomes) == {"old"} and len(outcomes) == 1
+    else:  # 1 erase + 16 page programs; both slots sit in page 0
+        assert outcomes == ["old", "defaults"] + ["new"] * 15
+
+
+# ------------------------------------------------------------------------- fuzz
+
+
+def valid_image(nvm, r):
+    slot = r.slot
+    if slot < 0:
+        return False
+    off = rec.SLOTS[slot]
+    return bytes(nvm[off:off + rec.SLOT]) == bytes(r.buf)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=rec.NVM_BYTES, max_size=rec.NVM_BYTES))
+def test_any_nvm_content_boots_to_defaults_or_a_valid_record(data):
+    nvm = bytearray(data) + bytearray(b"\xff" * (4096 - len(data)))
+    r = rec.Record(DEFAULTS)
+    slot = r.load(nvm)
+    assert slot == -1  # random bytes do not make a valid slot
+    got = menu_boots(nvm)
+    assert got[rec.STATS - rec.MENU:] == defaults_image()[rec.STATS - rec.MENU:]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 5), st.lists(st.tuples(st.integers(0, rec.NVM_BYTES - 1),
+                                             st.integers(0, 255)), max_size=6))
+def test_damaged_records_boot_to_defaults_or_a_valid_record(saves, damage):
+    rnd = random.Random(saves)
+    nvm, r = prepared("bytes", rnd, saves)
+    for pos, value in damage:
+        nvm._data[pos] = value
+    again = rec.Record(DEFAULTS)
+    slot = again.load(nvm)
+    if slot >= 0:
+        assert valid_image(nvm, again)
+        assert rec.crc32(again.buf, 0, rec.CRC) == int.from_bytes(again.buf[rec.CRC:], "little")
+    else:
+        assert image(again)[rec.STATS - rec.MENU:] == defaults_image()[rec.STATS - rec.MENU:]
+    assert menu_boots(nvm) == image(again)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.binary(min_size=rec.NVM_BYTES, max_size=rec.NVM_BYTES), st.integers(0, 4))
+def test_the_firmware_starts_on_any_nvm_content(data, saves):
+    nvm, _ = prepared("bytes", random.Random(saves), saves)
+    cut = len(data) // (saves + 1)  # part random, part records
+    nvm._data[0:cut] = data[:cut]
+    assert firmware_starts(nvm) == loaded(nvm)[1] or loaded(nvm)[0] < 0
