@@ -1,12 +1,12 @@
-"""The match log of LOG.md: a reader that plays a log into a game, and a writer.
+"""The match log of LOG.md: a reader that plays a log into a game, and its writer.
 
 :class:`LogReader` checks every line and drives a :class:`engine.game.Game`; a bad
 line raises :class:`LogError` (``line N: reason``) before anything of it is played.
 It allocates (it splits text): it is for replaying, on a desktop or a board.
 
-:class:`LogWriter` formats records into one preallocated ``bytearray`` and returns
-a preallocated ``memoryview`` of the line, so the firmware can stream a log over
-``usb_cdc.data`` without allocating per press.
+:class:`LogWriter` (``engine.logwriter``, re-exported here) formats records into one
+preallocated buffer without allocating per line; the firmware imports it from
+``engine.logwriter`` so that the reader's code is not in its heap.
 
 Implementation Notes
 --------------------
@@ -21,7 +21,7 @@ UTF-8 byte is reported on its own line) or ``str``. Lines end at ``\n`` only;
 a CR before it (CRLF) is dropped, a CR anywhere else is part of the line.
 """
 
-from engine.cards import parse_card, write_card
+from engine.cards import parse_card
 from engine.game import ERROR_NAMES, OK
 from engine.rules import Rules
 from engine.rng import SEED_LIMIT
@@ -302,10 +302,10 @@ class LogReader:
         if self.kind is None:
             self.kind = kind
             if kind == "row":
-                from engine.rules import RowRules
+                from engine.rowrules import RowRules
                 self.rules = RowRules()
             elif kind == "speed":
-                from engine.rules import SpeedRules
+                from engine.speedrules import SpeedRules
                 self.rules = SpeedRules()
             new = game_for(kind, self.game)
             if new is not self.game:
@@ -347,101 +347,4 @@ def play_lines(game, lines, on_game=None):
     return reader
 
 
-# ------------------------------------------------------------------- writer
-
-_LINE_MAX = 200  # longest record: "deck" + 52 cards
-
-
-class LogWriter:
-    """Formats log records into one reused buffer (no allocation per record)."""
-
-    def __init__(self):
-        self.buf = bytearray(_LINE_MAX)
-        mv = memoryview(self.buf)
-        # One view per possible line length, made once: slicing later would allocate.
-        self.views = tuple(mv[:n] for n in range(_LINE_MAX + 1))
-
-    def _text(self, i, text):
-        """Copy ASCII ``bytes`` (iterating bytes gives ints: no allocation)."""
-        for ch in text:
-            self.buf[i] = ch
-            i += 1
-        return i
-
-    def _int(self, i, value):
-        """Write a non-negative int in decimal at ``i``; return the next index."""
-        buf = self.buf
-        start = i
-        while True:
-            buf[i] = 48 + value % 10
-            value //= 10
-            i += 1
-            if not value:
-                break
-        j = i - 1
-        while start < j:  # digits came out backwards
-            c = buf[start]
-            buf[start] = buf[j]
-            buf[j] = c
-            start += 1
-            j -= 1
-        return i
-
-    def _line(self, i):
-        self.buf[i] = 10
-        return self.views[i + 1]
-
-    def header(self):
-        """Return the ``CSLOG 1`` line."""
-        return self._line(self._text(0, _HEADER))
-
-    def rules(self, rules):
-        """Return a ``rules`` line with every setting of ``rules``."""
-        i = self._text(0, b"rules")
-        for key in rules.KEYS:  # set-up only: encoding allocates
-            i = self._text(i, b" ")
-            i = self._text(i, key.encode())
-            i = self._text(i, b"=")
-            i = self._text(i, rules.text(key).encode())
-        return self._line(i)
-
-    def seed(self, seed):
-        """Return a ``seed N`` line."""
-        return self._line(self._int(self._text(0, b"seed "), seed))
-
-    def deck(self, codes):
-        """Return a ``deck`` line for 52 card codes."""
-        i = self._text(0, b"deck")
-        for c in codes:
-            self.buf[i] = 32
-            i = write_card(self.buf, i + 1, c)
-        return self._line(i)
-
-    def start(self, t):
-        """Return a ``start T`` line."""
-        return self._line(self._int(self._text(0, b"start "), t))
-
-    def press(self, t, player, pos):
-        """Return a ``press T P N`` line."""
-        i = self._int(self._text(0, b"press "), t)
-        buf = self.buf
-        buf[i] = 32
-        buf[i + 1] = 66 if player else 65  # "B" / "A"
-        buf[i + 2] = 32
-        buf[i + 3] = 48 + pos
-        return self._line(i + 4)
-
-    def clock(self, t):
-        """Return a ``clock T`` line."""
-        return self._line(self._int(self._text(0, b"clock "), t))
-
-    def comment(self, text):
-        """Return a ``# text`` line; ``bytes`` text allocates nothing (``str`` is encoded)."""
-        if not isinstance(text, bytes):
-            text = text.encode()
-        i = self._text(0, b"# ")
-        buf = self.buf
-        for k in range(min(len(text), _LINE_MAX - 3)):
-            buf[i] = text[k]
-            i += 1
-        return self._line(i)
+from engine.logwriter import LogWriter  # noqa: E402,F401  (the log's one API)

@@ -71,9 +71,8 @@ from engine.game import (  # noqa: F401 (re-exported: one set of names for both 
     WHY_DEADLOCK, WHY_OUT, WIN_A, WIN_B,
 )
 from engine.rng import Rng, shuffle
-from engine.rules import (
-    DEADLOCK_FEWER, MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules, TIE_COIN,
-)
+from engine.rules import DEADLOCK_FEWER, TIE_COIN
+from engine.rowrules import MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules
 from engine.ticks import ticks_add, ticks_diff
 
 MAX_PILES = const(6)

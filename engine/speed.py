@@ -60,7 +60,8 @@ from engine.game import (  # noqa: F401 (re-exported: one set of names for every
     WHY_DEADLOCK, WHY_OUT, WIN_A, WIN_B,
 )
 from engine.rng import Rng, shuffle
-from engine.rules import DEADLOCK_FEWER, REMAKE_WHOLE, SpeedRules, TIE_COIN
+from engine.rules import DEADLOCK_FEWER, TIE_COIN
+from engine.speedrules import REMAKE_WHOLE, SpeedRules
 from engine.ticks import ticks_add, ticks_diff
 
 SLOTS = const(5)

@@ -32,7 +32,7 @@ absent on ESP32-S2/S3, where ``usb_cdc.data`` is None).
 ``write``, ``write_timeout``, ``connected``); ``engine.log``, ``engine.ticks``.
 """
 
-from engine.log import LogWriter
+from engine.logwriter import LogWriter
 from engine.ticks import ticks_diff
 
 WRITE_TIMEOUT = 0  # s: never wait for the host inside a frame

@@ -9,7 +9,7 @@ from engine.cards import CARD_NAMES
 from engine.game import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_OUT
 from engine.log import LogReader, play_lines
 from engine.row import RowGame
-from engine.rules import RowRules
+from engine.rowrules import RowRules
 from engine.ticks import TICKS_PERIOD
 
 RULE_SETS = ["", "piles=3", "piles=6 match=either", "match=suit redeal=two tie=coin",

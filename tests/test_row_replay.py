@@ -102,7 +102,7 @@ def test_a_row_match_goes_on_with_a_new_deck_per_game():
 
 def test_the_log_writer_heads_a_row_log_that_replays():
     from engine.log import LogWriter
-    from engine.rules import RowRules
+    from engine.rowrules import RowRules
 
     w = LogWriter()
     rules = bytes(w.rules(RowRules(piles=6, match=2, redeal=1, tie=1))).decode()

@@ -10,7 +10,7 @@ from engine.game import OVER, PLAY
 from engine.log import play_lines
 from engine.row import RowGame
 from engine.rowbot import RowBot
-from engine.rules import RowRules
+from engine.rowrules import RowRules
 from engine.ticks import TICKS_PERIOD, ticks_add
 from engine.trace import Tracer
 from tools import simulate as sim

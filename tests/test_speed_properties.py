@@ -8,7 +8,7 @@ from speed_helpers import Recorder, run_speed, speed_all_cards
 from engine.cards import CARD_NAMES
 from engine.game import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_BOTH_OUT, WHY_OUT
 from engine.log import LogReader, play_lines
-from engine.rules import SpeedRules
+from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.ticks import TICKS_PERIOD
 

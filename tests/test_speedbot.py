@@ -9,7 +9,7 @@ from engine.bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT
 from engine.cards import NO_CARD
 from engine.game import OVER, PLAY
 from engine.log import play_lines
-from engine.rules import SpeedRules
+from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_PERIOD, ticks_add

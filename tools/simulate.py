@@ -35,7 +35,9 @@ from engine.bot import Bot, LEVEL_NAMES, LEVELS, level_params
 from engine.game import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK, Game
 from engine.row import RowGame
 from engine.rowbot import RowBot
-from engine.rules import RowRules, Rules, SpeedRules
+from engine.rules import Rules
+from engine.rowrules import RowRules
+from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff

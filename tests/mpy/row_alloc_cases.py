@@ -10,7 +10,7 @@ from engine.game import OVER, PLAY
 from engine.log import LogWriter
 from engine.rng import Rng
 from engine.row import RowGame
-from engine.rules import RowRules
+from engine.rowrules import RowRules
 
 
 class Counter:

@@ -10,7 +10,7 @@ from engine.cards import parse_card
 from engine.game import OVER, PLAY
 from engine.log import LogWriter
 from engine.rng import Rng
-from engine.rules import SpeedRules
+from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 
 

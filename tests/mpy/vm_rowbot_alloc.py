@@ -18,7 +18,7 @@ from engine.bot import BEGINNER, EXPERT, NORMAL, PERFECT
 from engine.game import OVER
 from engine.row import RowGame
 from engine.rowbot import RowBot
-from engine.rules import RowRules
+from engine.rowrules import RowRules
 from engine.ticks import ticks_add
 
 

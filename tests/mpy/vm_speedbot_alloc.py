@@ -18,7 +18,7 @@ from engine.bot import BEGINNER, EXPERT, NORMAL, PERFECT
 from engine.game import OVER
 from engine.speed import SpeedGame
 from engine.speedbot import SpeedBot
-from engine.rules import SpeedRules
+from engine.speedrules import SpeedRules
 from engine.ticks import ticks_add
 
 

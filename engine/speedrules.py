@@ -1,0 +1,110 @@
+"""Speed's rules configuration (RULES-SPEED.md), validated at set-up.
+
+Implementation Notes
+--------------------
+
+Apart from ``engine.rules`` so that firmware playing the 2x4 game does not hold it in
+its heap; same interface as :class:`engine.rules.Rules`.
+"""
+
+from engine.compat import const
+from engine.rules import (
+    TIE_REPLAY,
+    TIE_NAMES,
+    DEADLOCK_FEWER,
+    DEADLOCK_NAMES,
+    KEYS,
+    Rules,
+    _check_int,
+    _check_choice,
+)
+
+REMAKE_REST = const(0)
+REMAKE_WHOLE = const(1)
+REMAKE_NAMES = ("rest", "whole")
+CARDS_CHOICES = (20, 15)
+
+# Keys of ``rules game=speed`` (RULES-SPEED.md section 7), in the order a writer prints them.
+SPEED_KEYS = ("game", "cards", "same", "remake", "points", "penalty", "stuck", "deal", "tie",
+              "deadlock", "deadlock_result", "wins")
+_SPEED_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "remake": REMAKE_NAMES}
+
+
+class SpeedRules:
+    """Rules of Speed (RULES-SPEED.md); same interface as :class:`Rules`.
+
+    ``game`` is always ``"speed"``; ``points`` 0 means a match of ``wins`` games.
+    """
+
+    GAME = "speed"
+    KEYS = SPEED_KEYS
+
+    def __init__(self, cards=20, same=0, remake=REMAKE_REST, points=0, penalty=500, stuck=1000,
+                 deal=300, tie=TIE_REPLAY, deadlock=13, deadlock_result=DEADLOCK_FEWER, wins=2):
+        self.game = "speed"
+        self.cards = cards
+        self.same = same
+        self.remake = remake
+        self.points = points
+        self.penalty = penalty
+        self.stuck = stuck
+        self.deal = deal
+        self.tie = tie
+        self.deadlock = deadlock
+        self.deadlock_result = deadlock_result
+        self.wins = wins
+        self.check()
+
+    def check(self):
+        """Raise ``ValueError`` naming the first invalid setting."""
+        if self.game != "speed":
+            raise ValueError("game must be speed")
+        if isinstance(self.cards, bool) or self.cards not in CARDS_CHOICES:
+            raise ValueError("cards must be one of 20/15")
+        _check_choice("same", self.same, ("0", "1"))
+        self.same = int(self.same)
+        for key in ("points", "penalty", "stuck", "deal"):
+            _check_int(key, getattr(self, key), 0)
+        _check_int("deadlock", self.deadlock, 1)
+        _check_int("wins", self.wins, 1)
+        for key in ("remake", "tie", "deadlock_result"):
+            _check_choice(key, getattr(self, key), _SPEED_NAMED[key])
+
+    def set(self, key, text):
+        """Set one setting from its log text, e.g. ``set("remake", "whole")``."""
+        if key == "game":
+            if text != "speed":
+                raise ValueError("game of these rules is speed, not %r" % text)
+            return
+        if key in _SPEED_NAMED:
+            names = _SPEED_NAMED[key]
+            if text not in names:
+                raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
+            value = names.index(text)
+        elif key in SPEED_KEYS:
+            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
+                raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
+            value = int(text)
+        else:
+            raise ValueError("unknown rules key %r for game=speed" % key)
+        old = getattr(self, key)
+        setattr(self, key, value)
+        try:
+            self.check()
+        except ValueError:
+            setattr(self, key, old)
+            raise
+
+    def text(self, key):
+        """Return one setting as it is written in a log."""
+        value = getattr(self, key)
+        if key in _SPEED_NAMED:
+            return _SPEED_NAMED[key][value]
+        return str(value)
+
+    def copy_from(self, other):
+        """Copy every setting from another ``SpeedRules``."""
+        for key in SPEED_KEYS:
+            setattr(self, key, getattr(other, key))
+
+
