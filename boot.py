@@ -3,8 +3,8 @@
 The REPL/console stays on the first USB serial port; the firmware streams every
 match's log (LOG.md) on the second, ``usb_cdc.data``, so a desktop can replay it with
 ``tools/replay``. The handheld uses neither USB HID nor USB MIDI: both are turned
-off, which frees their endpoints. Changes here take effect after a hard reset
-(power cycle or the RESET button).
+off, which frees their endpoints. Changes here take effect after a hard reset:
+unplug the board and plug it back in (the Pico and Pico 2 have no RESET button).
 
 Endpoints decide what fits. CircuitPython counts, besides EP0: 2 IN endpoints per
 serial port, 1 for the CIRCUITPY drive, 1 for HID, 1 for MIDI, and goes to safe

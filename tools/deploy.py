@@ -262,7 +262,7 @@ def main(argv=None):
                          "  circup --path %s install -r lib/requirements.txt\n"
                          % (", ".join(missing), args.drive))
     if not args.dry_run:
-        sys.stdout.write("Done. boot.py changes take effect after pressing RESET.\n")
+        sys.stdout.write("Done. Unplug the board and plug it back in once: boot.py (the match-log serial port) runs only at power-up, and the Pico has no RESET button.\n")
     return 0
 
 

@@ -187,7 +187,7 @@ def _main(argv):
         emu.every_loop.append(_stop_after_match)
     print("usb_cdc.data (the match log) is %s\n"
           "  watch it:  python -m serial.tools.miniterm %s\n"
-          "  replay it: save it to a file, then python3 -m tools.replay FILE"
+          "  replay it: save it to a file, then tools/replay FILE"
           % (emu.port.path, emu.port.path), flush=True)
     if not args.headless:
         print("\n".join(HELP_LINES[2:]), flush=True)
@@ -208,7 +208,7 @@ def _main(argv):
     if args.screenshot:
         print("screenshot: %s" % args.screenshot)
     if args.log:
-        print("serial log: %s  (python3 -m tools.replay %s)" % (args.log, args.log))
+        print("serial log: %s  (tools/replay %s)" % (args.log, args.log))
     return 0
 
 

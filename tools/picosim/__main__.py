@@ -180,7 +180,7 @@ def main(argv=None):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             Path(path).write_bytes(data)
-            extra = "  (python3 -m tools.replay %s)" % path if what != "console" else ""
+            extra = "  (tools/replay %s)" % path if what != "console" else ""
             print("%s: %s%s" % (what, path, extra))
     if args.diag:
         records = report["diag"]
