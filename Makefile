@@ -9,13 +9,14 @@
 #   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
 #   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
+#   make soak SOAK_CYCLES=200                    the firmware left on for emulated months (emulator)
 # Every target bootstraps what it runs (deploy needs only python3's standard library).
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil
+.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -93,3 +94,11 @@ hil: export SDL_VIDEODRIVER = dummy
 hil: export SDL_AUDIODRIVER = dummy
 hil: venv node_modules
 	$(PY) -m tools.hil --emulate --picosim tests/hil/*.script $(ARGS)
+
+# The firmware in the desktop emulator left on for emulated days per cycle (attract
+# mode, a match paused past 2**28 ms, the wrap crossed); make test runs 2 cycles.
+SOAK_CYCLES ?= 200
+soak: export SDL_VIDEODRIVER = dummy
+soak: export PYTHONDONTWRITEBYTECODE = 1
+soak: venv
+	SOAK_CYCLES=$(SOAK_CYCLES) $(VENV)/bin/pytest -q -p no:cacheprovider tests/test_soak.py
