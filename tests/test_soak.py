@@ -15,12 +15,25 @@ import random
 
 from fw_rig import WRAP, Rig, replay, split_matches
 
-from hw.app import GAME, MENU, READY, TITLE
+from engine.game import PLAY
+from hw.app import MENU, READY, READY_MS, TITLE
 from hw.profiles import KEY_START
 
 CYCLES = int(os.environ.get("SOAK_CYCLES", "2"))
 PASS_MS = 1 << 24  # loop passes this far apart while paused (the test stays quick)
 DAYS_MS = 3 << 27  # 0.75 * 2**29 ms: about 4.7 days, past 2**28 and across the wrap
+
+
+def _sit_paused(rig):
+    """Pause with START, let about 4.7 days pass, resume."""
+    rig.tap(KEY_START)
+    rig.run(40)
+    assert rig.app.paused
+    for _ in range(DAYS_MS // PASS_MS):
+        rig.step(PASS_MS)
+    rig.tap(KEY_START)
+    rig.run(40, dt=1)
+    assert not rig.app.paused
 
 
 def _cycle(rig, rnd):
@@ -30,16 +43,23 @@ def _cycle(rig, rnd):
     rig.press_pos(0, 0)
     rig.run(60)
     assert not app.attract
-    rig.start_match()
-    assert app.mode == GAME
-    rig.tap(KEY_START)
-    rig.run(40)
-    assert app.paused
-    for _ in range(DAYS_MS // PASS_MS):
-        rig.step(PASS_MS)
-    rig.tap(KEY_START)
-    rig.run(40, dt=1)
-    assert not app.paused
+    rig.tap(KEY_START)  # title -> menu
+    rig.run(60)
+    assert app.mode == MENU
+    rig.tap(KEY_START)  # menu -> "get ready", then paused there for days
+    rig.run(30)
+    assert app.mode == READY
+    _sit_paused(rig)
+    # The countdown that ran out during the pause stays run out: the game starts now.
+    rig.run_until(lambda: rig.game.phase == PLAY, limit=READY_MS + 1000)
+    wrong = [p for p in range(4) if not (rig.game.coverable >> p) & 1]
+    if wrong:  # A slaps a position that does not match: locked, then days pass
+        rig.press_pos(0, wrong[0])
+        rig.run(30)
+        assert rig.game.locked_at(0, rig.now)
+        _sit_paused(rig)
+        assert not rig.game.locked_at(0, rig.now)  # a lock never comes back
+        assert rig.game.lock_left(0, rig.now) == 0
     for _ in range(rnd.randrange(20, 60)):  # both players slap, legal or not
         rig.press_pos(rnd.randrange(2), rnd.randrange(8))
         rig.run(rnd.choice((30, 60, 250, 700)))
