@@ -80,6 +80,7 @@ from engine.rules import Rules, TIE_COIN, DEADLOCK_FEWER
 from engine.ticks import ticks_add, ticks_diff
 
 from engine.compat import const
+from engine.timed import Timed
 
 PLAYER_A = const(0)
 PLAYER_B = const(1)
@@ -173,7 +174,7 @@ _STATE_BUFS = (
 )
 
 
-class Game:
+class Game(Timed):
     """One match of California Speed between players A (0) and B (1)."""
 
     def __init__(self, rules=None, sink=None):
@@ -341,29 +342,7 @@ class Game:
         self._move_to(t)
         return OK
 
-    def finish(self):
-        """End of input: judge the pending tick and run steps due by ``clock``."""
-        if self.tick_n:
-            self._resolve()
-        if self.started:
-            self._run_steps(self.clock)
-
-    # ------------------------------------------------------------------ views
-
-    def locked_at(self, player, t):
-        """Return True if ``player``'s pad is locked at time ``t`` (not before ``clock``)."""
-        return bool(self.locked[player]) and ticks_diff(self.lock_end[player], t) > 0
-
-    def lock_left(self, player, t):
-        """Return the ms of lock left for ``player`` at ``t`` (0 if none)."""
-        if not self.locked[player]:
-            return 0
-        left = ticks_diff(self.lock_end[player], t)
-        return left if 0 < left <= self.penalty else 0
-
-    def due_at(self):
-        """Return the time of the next timed step, or -1 if none is waiting."""
-        return self.due
+    # views: locked_at, lock_left and due_at come from engine.timed.Timed
 
     # -------------------------------------------------------------- internals
 
@@ -423,11 +402,6 @@ class Game:
         if trial.match_over:
             return E_MATCH_OVER
         return OK if trial.phase == OVER else E_BUSY
-
-    def _emit(self, ev, t, i):
-        sink = self.sink
-        if sink is not None:
-            sink(ev, t, i)
 
     def _take(self, player):
         """Take the top card of ``player``'s pack (the pack is not empty)."""

@@ -74,6 +74,7 @@ from engine.rng import Rng, shuffle
 from engine.rules import DEADLOCK_FEWER, TIE_COIN
 from engine.rowrules import MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules
 from engine.ticks import ticks_add, ticks_diff
+from engine.timed import Timed
 
 MAX_PILES = const(6)
 _TICKS_LIMIT = const(1 << 29)
@@ -100,7 +101,7 @@ def matches(mode, a, b):
     return a >> 2 == b >> 2 or a & 3 == b & 3
 
 
-class RowGame:
+class RowGame(Timed):
     """One match of shared-row California Speed between players A (0) and B (1)."""
 
     GAME = "row"
@@ -267,29 +268,7 @@ class RowGame:
         self._move_to(t)
         return OK
 
-    def finish(self):
-        """End of input: judge the pending tick and run steps due by ``clock``."""
-        if self.tick_n:
-            self._resolve()
-        if self.started:
-            self._run_steps(self.clock)
-
-    # ------------------------------------------------------------------ views
-
-    def locked_at(self, player, t):
-        """Return True if ``player``'s pad is locked at time ``t`` (not before ``clock``)."""
-        return bool(self.locked[player]) and ticks_diff(self.lock_end[player], t) > 0
-
-    def lock_left(self, player, t):
-        """Return the ms of lock left for ``player`` at ``t`` (0 if none)."""
-        if not self.locked[player]:
-            return 0
-        left = ticks_diff(self.lock_end[player], t)
-        return left if 0 < left <= self.penalty else 0
-
-    def due_at(self):
-        """Return the time of the next timed step, or -1 if none is waiting."""
-        return self.due
+    # views: locked_at, lock_left and due_at come from engine.timed.Timed
 
     # -------------------------------------------------------------- internals
 
@@ -346,11 +325,6 @@ class RowGame:
         if trial.match_over:
             return E_MATCH_OVER
         return OK if trial.phase == OVER else E_BUSY
-
-    def _emit(self, ev, t, i):
-        sink = self.sink
-        if sink is not None:
-            sink(ev, t, i)
 
     def _stamp_at(self, t):
         """The change stamp of time ``t`` (equal times, equal stamps)."""

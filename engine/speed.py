@@ -63,6 +63,7 @@ from engine.rng import Rng, shuffle
 from engine.rules import DEADLOCK_FEWER, TIE_COIN
 from engine.speedrules import REMAKE_WHOLE, SpeedRules
 from engine.ticks import ticks_add, ticks_diff
+from engine.timed import Timed
 
 SLOTS = const(5)
 PLAYS = const(10)  # n = 5 * pile + slot
@@ -87,7 +88,7 @@ def fits(same, card, top):
     return d == 1 or d == 12 or (same and d == 0)
 
 
-class SpeedGame:
+class SpeedGame(Timed):
     """One match of Speed between players A (0) and B (1)."""
 
     GAME = "speed"
@@ -250,29 +251,7 @@ class SpeedGame:
         self._move_to(t)
         return OK
 
-    def finish(self):
-        """End of input: judge the pending tick and run steps due by ``clock``."""
-        if self.tick_n:
-            self._resolve()
-        if self.started:
-            self._run_steps(self.clock)
-
     # ------------------------------------------------------------------ views
-
-    def locked_at(self, player, t):
-        """Return True if ``player``'s pad is locked at time ``t`` (not before ``clock``)."""
-        return bool(self.locked[player]) and ticks_diff(self.lock_end[player], t) > 0
-
-    def lock_left(self, player, t):
-        """Return the ms of lock left for ``player`` at ``t`` (0 if none)."""
-        if not self.locked[player]:
-            return 0
-        left = ticks_diff(self.lock_end[player], t)
-        return left if 0 < left <= self.penalty else 0
-
-    def due_at(self):
-        """Return the time of the next timed step, or -1 if none is waiting."""
-        return self.due
 
     def held(self, player):
         """Cards ``player`` still holds: hand and draw pile."""
@@ -449,11 +428,6 @@ class SpeedGame:
         if trial.match_over:
             return E_MATCH_OVER
         return OK if trial.phase == OVER else E_BUSY
-
-    def _emit(self, ev, t, i):
-        sink = self.sink
-        if sink is not None:
-            sink(ev, t, i)
 
     def _run_steps(self, t):
         """Run the timed steps (deal window end, pause end) due at or before ``t``."""
