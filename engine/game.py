@@ -80,13 +80,15 @@ from engine.rules import Rules, TIE_COIN, DEADLOCK_FEWER
 from engine.ticks import ticks_add, ticks_diff
 
 from engine.compat import const
-from engine.timed import Timed
+from engine.timed import (  # noqa: F401 (re-exported: one set of names for every game)
+    E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME, OK, TICK_CAPACITY,
+    Timed,
+)
 
 PLAYER_A = const(0)
 PLAYER_B = const(1)
 PLAYER_NAMES = ("A", "B")
 POSITIONS = const(8)
-TICK_CAPACITY = const(64)
 
 # Phases.
 IDLE = const(0)  # no game started yet
@@ -124,15 +126,6 @@ WHY_BOTH_OUT = const(1)
 WHY_DEADLOCK = const(2)
 WHY_NAMES = ("out", "both-out", "deadlock")
 
-# Return codes of press/start/advance (no exceptions in steady state).
-OK = const(0)
-E_TIME = const(1)  # earlier than the game's clock (or not a tick value)
-E_NO_GAME = const(2)  # a press before the first start
-E_ARG = const(3)  # player or position out of range, or an argument not an int
-E_FULL = const(4)  # more than TICK_CAPACITY presses in one ms
-E_NO_DECK = const(5)  # start without a deck waiting
-E_BUSY = const(6)  # start while the previous game is still on
-E_MATCH_OVER = const(7)  # start after the match was won
 ERROR_NAMES = (
     "ok", "time goes backwards", "press before the first start",
     "player or position out of range (or not an int)", "more than 64 presses in one millisecond",
@@ -143,8 +136,6 @@ ERROR_NAMES = (
 _ALL = const(0xFF)
 _ZERO13 = bytes(13)
 _TICKS_LIMIT = const(1 << 29)
-_TICKS_MAX = const((1 << 29) - 1)
-_TICKS_HALF = const(1 << 28)
 
 
 def _lowest_bits():
@@ -176,6 +167,8 @@ _STATE_BUFS = (
 
 class Game(Timed):
     """One match of California Speed between players A (0) and B (1)."""
+
+    codes = POSITIONS  # press(player, pos, t): the position pressed
 
     def __init__(self, rules=None, sink=None):
         self.rules = Rules()
@@ -303,43 +296,6 @@ class Game(Timed):
         self.packs[0] = self.packs[1] = 26
         self._deal(t)
         self._run_steps(t)  # a zero-length deal window ends at once
-        return OK
-
-    def press(self, player, pos, t):
-        """Queue a press of ``pos`` by ``player`` seen at time ``t``; OK or E_*."""
-        if type(player) is not int or type(pos) is not int or type(t) is not int:
-            return E_ARG  # a bool too: MicroPython does not count it as an int
-        if not 0 <= player <= 1 or not 0 <= pos < POSITIONS:
-            return E_ARG
-        if not self.started:
-            return E_NO_GAME
-        if t != self.clock:  # same ms as the clock: nothing can be due
-            if not 0 <= t < _TICKS_LIMIT or (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:
-                return E_TIME  # (the second test is ticks_diff(t, clock) < 0, written out)
-            self._move_to(t)
-        n = self.tick_n
-        if n == TICK_CAPACITY:
-            return E_FULL
-        self.tick_player[n] = player
-        self.tick_pos[n] = pos
-        self.tick_t = t
-        self.tick_n = n + 1
-        return OK
-
-    def advance(self, t):
-        """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
-        if type(t) is not int:
-            return E_ARG
-        if t == self.clock:
-            return OK  # nothing can be due that has not run
-        if not 0 <= t < _TICKS_LIMIT:
-            return E_TIME
-        if not self.started:
-            self.clock = t
-            return OK
-        if (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:  # ticks_diff(t, clock) < 0
-            return E_TIME
-        self._move_to(t)
         return OK
 
     # views: locked_at, lock_left and due_at come from engine.timed.Timed

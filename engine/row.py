@@ -104,6 +104,8 @@ def matches(mode, a, b):
 class RowGame(Timed):
     """One match of shared-row California Speed between players A (0) and B (1)."""
 
+    codes = MAX_PILES  # press(player, pile, t); set to the match's piles
+
     GAME = "row"
 
     def __init__(self, rules=None, sink=None):
@@ -145,7 +147,7 @@ class RowGame(Timed):
         self.penalty = r.penalty
         self.deal_ms = r.deal
         self.stuck_ms = r.stuck
-        self.piles = r.piles
+        self.piles = self.codes = r.piles
         self.match_mode = r.match
         self.score[0] = self.score[1] = 0
         self.match_over = False
@@ -229,43 +231,6 @@ class RowGame(Timed):
         self.packs[0] = self.packs[1] = 26
         self._deal(t, False)
         self._run_steps(t)  # a zero-length deal window ends at once
-        return OK
-
-    def press(self, player, pile, t):
-        """Queue a press of ``pile`` by ``player`` seen at time ``t``; OK or E_*."""
-        if not (isinstance(player, int) and isinstance(pile, int) and isinstance(t, int)):
-            return E_ARG
-        if not 0 <= player <= 1 or not 0 <= pile < self.piles:
-            return E_ARG
-        if not self.started:
-            return E_NO_GAME
-        if t != self.clock:
-            if not 0 <= t < _TICKS_LIMIT or ticks_diff(t, self.clock) < 0:
-                return E_TIME
-            self._move_to(t)
-        n = self.tick_n
-        if n == TICK_CAPACITY:
-            return E_FULL
-        self.tick_player[n] = player
-        self.tick_pos[n] = pile
-        self.tick_t = t
-        self.tick_n = n + 1
-        return OK
-
-    def advance(self, t):
-        """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
-        if not isinstance(t, int):
-            return E_ARG
-        if t == self.clock:
-            return OK
-        if not 0 <= t < _TICKS_LIMIT:
-            return E_TIME
-        if not self.started:
-            self.clock = t
-            return OK
-        if ticks_diff(t, self.clock) < 0:
-            return E_TIME
-        self._move_to(t)
         return OK
 
     # views: locked_at, lock_left and due_at come from engine.timed.Timed

@@ -91,6 +91,8 @@ def fits(same, card, top):
 class SpeedGame(Timed):
     """One match of Speed between players A (0) and B (1)."""
 
+    codes = PLAYS  # press(player, n, t): play n = 5 * pile + slot
+
     GAME = "speed"
 
     def __init__(self, rules=None, sink=None):
@@ -212,43 +214,6 @@ class SpeedGame(Timed):
         self._deal_deck()
         self._dealt(t)
         self._run_steps(t)
-        return OK
-
-    def press(self, player, n, t):
-        """Queue play ``n`` (5 * pile + slot) by ``player`` at ``t``; OK or E_*."""
-        if not (isinstance(player, int) and isinstance(n, int) and isinstance(t, int)):
-            return E_ARG
-        if not 0 <= player <= 1 or not 0 <= n < PLAYS:
-            return E_ARG
-        if not self.started:
-            return E_NO_GAME
-        if t != self.clock:
-            if not 0 <= t < _TICKS_LIMIT or ticks_diff(t, self.clock) < 0:
-                return E_TIME
-            self._move_to(t)
-        k = self.tick_n
-        if k == TICK_CAPACITY:
-            return E_FULL
-        self.tick_player[k] = player
-        self.tick_pos[k] = n
-        self.tick_t = t
-        self.tick_n = k + 1
-        return OK
-
-    def advance(self, t):
-        """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
-        if not isinstance(t, int):
-            return E_ARG
-        if t == self.clock:
-            return OK
-        if not 0 <= t < _TICKS_LIMIT:
-            return E_TIME
-        if not self.started:
-            self.clock = t
-            return OK
-        if ticks_diff(t, self.clock) < 0:
-            return E_TIME
-        self._move_to(t)
         return OK
 
     # ------------------------------------------------------------------ views

@@ -6,14 +6,70 @@ Implementation Notes
 :class:`Timed` is the base of ``engine.game.Game``, ``engine.row.RowGame`` and
 ``engine.speed.SpeedGame``: each keeps ``tick_n``, ``started``, ``clock``, ``due``,
 ``locked``, ``lock_end``, ``penalty`` and ``sink`` and provides ``_resolve`` and
-``_run_steps``; these methods read them and allocate nothing.
+``_run_steps`` and ``_move_to``, and names how many press codes it takes in ``codes``
+(positions, piles or plays); these methods read them and allocate nothing. The return
+codes live here so that the base and ``engine.game`` (which re-exports them) share one set.
 """
 
+from engine.compat import const
 from engine.ticks import ticks_diff
+
+TICK_CAPACITY = const(64)
+
+# Return codes of press/start/advance (no exceptions in steady state).
+OK = const(0)
+E_TIME = const(1)  # earlier than the game's clock (or not a tick value)
+E_NO_GAME = const(2)  # a press before the first start
+E_ARG = const(3)  # player or position out of range, or an argument not an int
+E_FULL = const(4)  # more than TICK_CAPACITY presses in one ms
+E_NO_DECK = const(5)  # start without a deck waiting
+E_BUSY = const(6)  # start while the previous game is still on
+E_MATCH_OVER = const(7)  # start after the match was won
+
+_TICKS_LIMIT = const(1 << 29)
+_TICKS_MAX = const((1 << 29) - 1)
+_TICKS_HALF = const(1 << 28)
 
 
 class Timed:
     """The methods the three games share word for word (see the module docstring)."""
+
+    def press(self, player, code, t):
+        """Queue press ``code`` (below ``codes``) by ``player`` seen at time ``t``; OK or E_*."""
+        if type(player) is not int or type(code) is not int or type(t) is not int:
+            return E_ARG  # a bool too: MicroPython does not count it as an int
+        if not 0 <= player <= 1 or not 0 <= code < self.codes:
+            return E_ARG
+        if not self.started:
+            return E_NO_GAME
+        if t != self.clock:  # same ms as the clock: nothing can be due
+            if not 0 <= t < _TICKS_LIMIT or (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:
+                return E_TIME  # (the second test is ticks_diff(t, clock) < 0, written out)
+            self._move_to(t)
+        n = self.tick_n
+        if n == TICK_CAPACITY:
+            return E_FULL
+        self.tick_player[n] = player
+        self.tick_pos[n] = code
+        self.tick_t = t
+        self.tick_n = n + 1
+        return OK
+
+    def advance(self, t):
+        """Time has reached ``t``: judge earlier ticks, run steps due by ``t``."""
+        if type(t) is not int:
+            return E_ARG
+        if t == self.clock:
+            return OK  # nothing can be due that has not run
+        if not 0 <= t < _TICKS_LIMIT:
+            return E_TIME
+        if not self.started:
+            self.clock = t
+            return OK
+        if (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:  # ticks_diff(t, clock) < 0
+            return E_TIME
+        self._move_to(t)
+        return OK
 
     def finish(self):
         """End of input: judge the pending tick and run steps due by ``clock``."""
