@@ -75,14 +75,14 @@ nothing.
 """
 
 from engine.cards import NO_CARD
-from engine.rng import Rng, shuffle
+from engine.rng import Rng
 from engine.rules import Rules, TIE_COIN, DEADLOCK_FEWER
 from engine.ticks import ticks_add, ticks_diff
 
 from engine.compat import const
 from engine.timed import (  # noqa: F401 (re-exported: one set of names for every game)
-    E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME, OK, TICK_CAPACITY,
-    Timed,
+    DEALING, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME, IDLE, OK,
+    OVER, PLAY, STUCK, TICK_CAPACITY, Timed,
 )
 
 PLAYER_A = const(0)
@@ -91,11 +91,6 @@ PLAYER_NAMES = ("A", "B")
 POSITIONS = const(8)
 
 # Phases.
-IDLE = const(0)  # no game started yet
-DEALING = const(1)  # cards on the table, presses ignored until the deal window ends
-PLAY = const(2)
-STUCK = const(3)  # no coverable position: pause, then gather and deal again
-OVER = const(4)  # the game has ended (the match may go on)
 PHASE_NAMES = ("idle", "dealing", "play", "stuck", "over")
 
 # Press results, as in LOG.md.
@@ -222,43 +217,6 @@ class Game(Timed):
         self.phase = IDLE
         self.result = -1
         self.why = -1
-
-    def set_rules(self, rules):
-        """Replace the rules and begin a new match; not while a game is on."""
-        if self.phase in (DEALING, PLAY, STUCK):
-            raise ValueError("rules cannot change while a game is on")
-        rules.check()
-        self.rules.copy_from(rules)
-        has_deck = self.has_deck  # a seed or deck may already wait for its start
-        self.new_match()
-        self.has_deck = has_deck
-
-    def shuffle(self, seed):
-        """Prepare the next game's deck: Fisher-Yates from ``seed``.
-
-        The game in progress keeps its own generator: the new one takes over at
-        the next ``start`` (a coin tie judged before then is still the old game's).
-        """
-        self.deck_rng.seed(seed)
-        for i in range(52):
-            self.deck[i] = i
-        shuffle(self.deck_rng, self.deck, 52)
-        self.has_deck = True
-
-    def set_deck(self, codes):
-        """Prepare the next game's deck from 52 distinct codes; False if invalid."""
-        if len(codes) != 52:
-            return False
-        seen = 0
-        for c in codes:
-            if not 0 <= c < 52 or (seen >> c) & 1:
-                return False
-            seen |= 1 << c  # a long int on MicroPython: set-up only
-        for i in range(52):
-            self.deck[i] = codes[i]
-        self.deck_rng.seed(0)  # coin tosses of a dealt deck start from seed 0
-        self.has_deck = True
-        return True
 
     # ------------------------------------------------------------------ input
 

@@ -152,39 +152,6 @@ class SpeedGame(Timed):
         self.result = -1
         self.why = -1
 
-    def set_rules(self, rules):
-        """Replace the rules and begin a new match; not while a game is on."""
-        if self.phase in (DEALING, PLAY, STUCK):
-            raise ValueError("rules cannot change while a game is on")
-        rules.check()
-        self.rules.copy_from(rules)
-        has_deck = self.has_deck
-        self.new_match()
-        self.has_deck = has_deck
-
-    def shuffle(self, seed):
-        """Prepare the next game's deck: Fisher-Yates from ``seed`` (as engine.game)."""
-        self.deck_rng.seed(seed)
-        for i in range(52):
-            self.deck[i] = i
-        shuffle(self.deck_rng, self.deck, 52)
-        self.has_deck = True
-
-    def set_deck(self, codes):
-        """Prepare the next game's deck from 52 distinct codes; False if invalid."""
-        if len(codes) != 52:
-            return False
-        seen = bytearray(52)  # set-up only
-        for c in codes:
-            if not 0 <= c < 52 or seen[c]:
-                return False
-            seen[c] = 1
-        for i in range(52):
-            self.deck[i] = codes[i]
-        self.deck_rng.seed(0)  # the generator of a dealt deck starts from seed 0
-        self.has_deck = True
-        return True
-
     # ------------------------------------------------------------------ input
 
     def start(self, t):

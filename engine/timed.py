@@ -1,4 +1,4 @@
-"""What every game of the family does alike with time: end of input, locks, the sink.
+"""What every game of the family does alike: rules and decks, input and time, locks, the sink.
 
 Implementation Notes
 --------------------
@@ -12,9 +12,17 @@ codes live here so that the base and ``engine.game`` (which re-exports them) sha
 """
 
 from engine.compat import const
+from engine.rng import shuffle
 from engine.ticks import ticks_diff
 
 TICK_CAPACITY = const(64)
+
+# Phases of a game.
+IDLE = const(0)  # no game started yet
+DEALING = const(1)  # cards on the table, presses ignored until the deal window ends
+PLAY = const(2)
+STUCK = const(3)  # no coverable position: pause, then gather and deal again
+OVER = const(4)  # the game has ended (the match may go on)
 
 # Return codes of press/start/advance (no exceptions in steady state).
 OK = const(0)
@@ -33,6 +41,43 @@ _TICKS_HALF = const(1 << 28)
 
 class Timed:
     """The methods the three games share word for word (see the module docstring)."""
+
+    def set_rules(self, rules):
+        """Replace the rules and begin a new match; not while a game is on."""
+        if self.phase in (DEALING, PLAY, STUCK):
+            raise ValueError("rules cannot change while a game is on")
+        rules.check()
+        self.rules.copy_from(rules)
+        has_deck = self.has_deck  # a seed or deck may already wait for its start
+        self.new_match()
+        self.has_deck = has_deck
+
+    def shuffle(self, seed):
+        """Prepare the next game's deck: Fisher-Yates from ``seed``.
+
+        The game in progress keeps its own generator: the new one takes over at
+        the next ``start`` (a coin tie judged before then is still the old game's).
+        """
+        self.deck_rng.seed(seed)
+        for i in range(52):
+            self.deck[i] = i
+        shuffle(self.deck_rng, self.deck, 52)
+        self.has_deck = True
+
+    def set_deck(self, codes):
+        """Prepare the next game's deck from 52 distinct codes; False if invalid."""
+        if len(codes) != 52:
+            return False
+        seen = 0
+        for c in codes:
+            if not 0 <= c < 52 or (seen >> c) & 1:
+                return False
+            seen |= 1 << c  # a long int on MicroPython: set-up only
+        for i in range(52):
+            self.deck[i] = codes[i]
+        self.deck_rng.seed(0)  # coin tosses of a dealt deck start from seed 0
+        self.has_deck = True
+        return True
 
     def press(self, player, code, t):
         """Queue press ``code`` (below ``codes``) by ``player`` seen at time ``t``; OK or E_*."""
