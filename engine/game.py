@@ -130,7 +130,6 @@ ERROR_NAMES = (
 
 _ALL = const(0xFF)
 _ZERO13 = bytes(13)
-_TICKS_LIMIT = const(1 << 29)
 
 
 def _lowest_bits():
@@ -162,6 +161,9 @@ _STATE_BUFS = (
 
 class Game(Timed):
     """One match of California Speed between players A (0) and B (1)."""
+
+    _STATE_INTS = _STATE_INTS  # what _try_start copies to its trial game
+    _STATE_BUFS = _STATE_BUFS
 
     codes = POSITIONS  # press(player, pos, t): the position pressed
 
@@ -220,42 +222,6 @@ class Game(Timed):
 
     # ------------------------------------------------------------------ input
 
-    def start(self, t):
-        """Start the next game of the match: both players deal at ``t``.
-
-        Refused (and nothing changes) unless a deck waits and the game in progress
-        is over by ``t`` -- judging its last tick and running its timed steps.
-        """
-        if type(t) is not int:
-            return E_ARG
-        if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
-            return E_TIME
-        if not self.has_deck:
-            return E_NO_DECK
-        if self.match_over:
-            return E_MATCH_OVER
-        if self.started:
-            if self.phase != OVER:
-                code = self._try_start(t)
-                if code != OK:
-                    return code
-            if self.tick_n:
-                self._resolve()  # presses stamped t came before the start
-            self._move_to(t)
-        self.started = True
-        self.clock = t
-        self.has_deck = False
-        self.games += 1
-        self.rng.state = self.deck_rng.state  # this game's coins follow its shuffle
-        self._reset_table()
-        for i in range(26):
-            self.pack[i] = self.deck[i]
-            self.pack[52 + i] = self.deck[26 + i]
-        self.packs[0] = self.packs[1] = 26
-        self._deal(t)
-        self._run_steps(t)  # a zero-length deal window ends at once
-        return OK
-
     # views: locked_at, lock_left and due_at come from engine.timed.Timed
 
     # -------------------------------------------------------------- internals
@@ -283,39 +249,10 @@ class Game(Timed):
         self.due = -1  # time of the next timed step (deal end, pause end), -1: none
         self.changes += 1
 
-    def _move_to(self, t):
-        """Time reaches ``t``: judge an earlier tick, run the steps due by ``t``, end locks."""
-        if self.tick_n and t != self.tick_t:
-            self._resolve()
-        if self.due >= 0:
-            self._run_steps(t)
-        if self.locked[0] or self.locked[1]:
-            self._end_locks(t)
-        self.clock = t
-
-    def _end_locks(self, t):
-        """A lock whose end ``t`` has reached is over for good (times never wrap back)."""
-        for player in range(2):
-            if self.locked[player] and ticks_diff(t, self.lock_end[player]) >= 0:
-                self.locked[player] = 0
-
-    def _try_start(self, t):
-        """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
-        trial = self._trial
-        if trial is None:
-            trial = self._trial = Game()  # a start during a game: a log, not the firmware
-        trial.rules.copy_from(self.rules)
-        for name in _STATE_INTS:
-            setattr(trial, name, getattr(self, name))
-        for name in _STATE_BUFS:
-            getattr(trial, name)[:] = getattr(self, name)
-        trial.rng.state = self.rng.state
-        if trial.tick_n:
-            trial._resolve()
-        trial._move_to(t)
-        if trial.match_over:
-            return E_MATCH_OVER
-        return OK if trial.phase == OVER else E_BUSY
+    def _lay_out(self, t):
+        """Start's deal: each player's half of the deck is their pack; both deal at ``t``."""
+        self._split_deck()
+        self._deal(t)
 
     def _take(self, player):
         """Take the top card of ``player``'s pack (the pack is not empty)."""

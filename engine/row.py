@@ -77,7 +77,6 @@ from engine.ticks import ticks_add, ticks_diff
 from engine.timed import Timed
 
 MAX_PILES = const(6)
-_TICKS_LIMIT = const(1 << 29)
 
 _STATE_INTS = (
     "penalty", "deal_ms", "stuck_ms", "piles", "match_mode", "match_over", "match_winner",
@@ -103,6 +102,9 @@ def matches(mode, a, b):
 
 class RowGame(Timed):
     """One match of shared-row California Speed between players A (0) and B (1)."""
+
+    _STATE_INTS = _STATE_INTS  # what _try_start copies to its trial game
+    _STATE_BUFS = _STATE_BUFS
 
     codes = MAX_PILES  # press(player, pile, t); set to the match's piles
 
@@ -164,42 +166,6 @@ class RowGame(Timed):
 
     # ------------------------------------------------------------------ input
 
-    def start(self, t):
-        """Start the next game of the match: a full deal round at ``t``.
-
-        Refused (and nothing changes) unless a deck waits and the game in progress
-        is over by ``t`` -- judging its last tick and running its timed steps.
-        """
-        if not isinstance(t, int):
-            return E_ARG
-        if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
-            return E_TIME
-        if not self.has_deck:
-            return E_NO_DECK
-        if self.match_over:
-            return E_MATCH_OVER
-        if self.started:
-            if self.phase != OVER:
-                code = self._try_start(t)
-                if code != OK:
-                    return code
-            if self.tick_n:
-                self._resolve()  # presses stamped t came before the start
-            self._move_to(t)
-        self.started = True
-        self.clock = t
-        self.has_deck = False
-        self.games += 1
-        self.rng.state = self.deck_rng.state  # this game's coins follow its shuffle
-        self._reset_table()
-        for i in range(26):
-            self.pack[i] = self.deck[i]
-            self.pack[52 + i] = self.deck[26 + i]
-        self.packs[0] = self.packs[1] = 26
-        self._deal(t, False)
-        self._run_steps(t)  # a zero-length deal window ends at once
-        return OK
-
     # views: locked_at, lock_left and due_at come from engine.timed.Timed
 
     # -------------------------------------------------------------- internals
@@ -228,35 +194,10 @@ class RowGame(Timed):
         self._stamp_t = -1
         self.changes += 1
 
-    def _move_to(self, t):
-        """Time reaches ``t``: judge an earlier tick, run the steps due by ``t``, end locks."""
-        if self.tick_n and t != self.tick_t:
-            self._resolve()
-        if self.due >= 0:
-            self._run_steps(t)
-        if self.locked[0] or self.locked[1]:
-            for player in range(2):  # a passed lock is over for good
-                if self.locked[player] and ticks_diff(t, self.lock_end[player]) >= 0:
-                    self.locked[player] = 0
-        self.clock = t
-
-    def _try_start(self, t):
-        """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
-        trial = self._trial
-        if trial is None:
-            trial = self._trial = RowGame()  # a start during a game: a log, not the firmware
-        trial.rules.copy_from(self.rules)
-        for name in _STATE_INTS:
-            setattr(trial, name, getattr(self, name))
-        for name in _STATE_BUFS:
-            getattr(trial, name)[:] = getattr(self, name)
-        trial.rng.state = self.rng.state
-        if trial.tick_n:
-            trial._resolve()
-        trial._move_to(t)
-        if trial.match_over:
-            return E_MATCH_OVER
-        return OK if trial.phase == OVER else E_BUSY
+    def _lay_out(self, t):
+        """Start's deal: each player's half of the deck is their pack; a full deal round."""
+        self._split_deck()
+        self._deal(t, False)
 
     def _stamp_at(self, t):
         """The change stamp of time ``t`` (equal times, equal stamps)."""

@@ -67,7 +67,6 @@ from engine.timed import Timed
 
 SLOTS = const(5)
 PLAYS = const(10)  # n = 5 * pile + slot
-_TICKS_LIMIT = const(1 << 29)
 
 _STATE_INTS = (
     "penalty", "deal_ms", "stuck_ms", "same", "match_over", "match_winner", "games",
@@ -90,6 +89,9 @@ def fits(same, card, top):
 
 class SpeedGame(Timed):
     """One match of Speed between players A (0) and B (1)."""
+
+    _STATE_INTS = _STATE_INTS  # what _try_start copies to its trial game
+    _STATE_BUFS = _STATE_BUFS
 
     codes = PLAYS  # press(player, n, t): play n = 5 * pile + slot
 
@@ -153,35 +155,6 @@ class SpeedGame(Timed):
         self.why = -1
 
     # ------------------------------------------------------------------ input
-
-    def start(self, t):
-        """Start the next game of the match: deal, and turn both middle cards at ``t``."""
-        if not isinstance(t, int):
-            return E_ARG
-        if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
-            return E_TIME
-        if not self.has_deck:
-            return E_NO_DECK
-        if self.match_over:
-            return E_MATCH_OVER
-        if self.started:
-            if self.phase != OVER:
-                code = self._try_start(t)
-                if code != OK:
-                    return code
-            if self.tick_n:
-                self._resolve()
-            self._move_to(t)
-        self.started = True
-        self.clock = t
-        self.has_deck = False
-        self.games += 1
-        self.rng.state = self.deck_rng.state
-        self._reset_table()
-        self._deal_deck()
-        self._dealt(t)
-        self._run_steps(t)
-        return OK
 
     # ------------------------------------------------------------------ views
 
@@ -331,35 +304,10 @@ class SpeedGame(Timed):
                 self._put(pile, self.side[pile * 52 + s - 1])
         self._dealt(t)
 
-    def _move_to(self, t):
-        """Time reaches ``t``: judge an earlier tick, run the steps due by ``t``, end locks."""
-        if self.tick_n and t != self.tick_t:
-            self._resolve()
-        if self.due >= 0:
-            self._run_steps(t)
-        if self.locked[0] or self.locked[1]:
-            for player in range(2):
-                if self.locked[player] and ticks_diff(t, self.lock_end[player]) >= 0:
-                    self.locked[player] = 0
-        self.clock = t
-
-    def _try_start(self, t):
-        """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
-        trial = self._trial
-        if trial is None:
-            trial = self._trial = SpeedGame()  # a start during a game: a log, not the firmware
-        trial.rules.copy_from(self.rules)
-        for name in _STATE_INTS:
-            setattr(trial, name, getattr(self, name))
-        for name in _STATE_BUFS:
-            getattr(trial, name)[:] = getattr(self, name)
-        trial.rng.state = self.rng.state
-        if trial.tick_n:
-            trial._resolve()
-        trial._move_to(t)
-        if trial.match_over:
-            return E_MATCH_OVER
-        return OK if trial.phase == OVER else E_BUSY
+    def _lay_out(self, t):
+        """Start's deal: hands, draw piles and side piles; both middle cards turn at ``t``."""
+        self._deal_deck()
+        self._dealt(t)
 
     def _run_steps(self, t):
         """Run the timed steps (deal window end, pause end) due at or before ``t``."""

@@ -6,8 +6,11 @@ Implementation Notes
 :class:`Timed` is the base of ``engine.game.Game``, ``engine.row.RowGame`` and
 ``engine.speed.SpeedGame``: each keeps ``tick_n``, ``started``, ``clock``, ``due``,
 ``locked``, ``lock_end``, ``penalty`` and ``sink`` and provides ``_resolve`` and
-``_run_steps`` and ``_move_to``, and names how many press codes it takes in ``codes``
-(positions, piles or plays); these methods read them and allocate nothing. The return
+``_run_steps``, ``_reset_table`` and ``_lay_out`` (its deal at start); it names how
+many press codes it takes in ``codes`` (positions, piles or plays) and the state a
+trial start copies in ``_STATE_INTS``/``_STATE_BUFS``. These methods read them and
+allocate nothing in steady state (a start refused mid-game tries itself on a private
+copy, made once: logs only, never the firmware). The return
 codes live here so that the base and ``engine.game`` (which re-exports them) share one set.
 """
 
@@ -116,6 +119,38 @@ class Timed:
         self._move_to(t)
         return OK
 
+    def start(self, t):
+        """Start the next game of the match at ``t``: the deal (``_lay_out``) at ``t``.
+
+        Refused (and nothing changes) unless a deck waits and the game in progress
+        is over by ``t`` -- judging its last tick and running its timed steps.
+        """
+        if type(t) is not int:
+            return E_ARG
+        if not 0 <= t < _TICKS_LIMIT or (self.started and ticks_diff(t, self.clock) < 0):
+            return E_TIME
+        if not self.has_deck:
+            return E_NO_DECK
+        if self.match_over:
+            return E_MATCH_OVER
+        if self.started:
+            if self.phase != OVER:
+                code = self._try_start(t)
+                if code != OK:
+                    return code
+            if self.tick_n:
+                self._resolve()  # presses stamped t came before the start
+            self._move_to(t)
+        self.started = True
+        self.clock = t
+        self.has_deck = False
+        self.games += 1
+        self.rng.state = self.deck_rng.state  # this game's coins follow its shuffle
+        self._reset_table()
+        self._lay_out(t)
+        self._run_steps(t)  # a zero-length deal window ends at once
+        return OK
+
     def finish(self):
         """End of input: judge the pending tick and run steps due by ``clock``."""
         if self.tick_n:
@@ -137,6 +172,47 @@ class Timed:
     def due_at(self):
         """Return the time of the next timed step, or -1 if none is waiting."""
         return self.due
+
+    def _split_deck(self):
+        """Each player's half of the shuffled deck becomes their pack (A the first 26)."""
+        for i in range(26):
+            self.pack[i] = self.deck[i]
+            self.pack[52 + i] = self.deck[26 + i]
+        self.packs[0] = self.packs[1] = 26
+
+    def _move_to(self, t):
+        """Time reaches ``t``: judge an earlier tick, run the steps due by ``t``, end locks."""
+        if self.tick_n and t != self.tick_t:
+            self._resolve()
+        if self.due >= 0:
+            self._run_steps(t)
+        if self.locked[0] or self.locked[1]:
+            self._end_locks(t)
+        self.clock = t
+
+    def _end_locks(self, t):
+        """A lock whose end ``t`` has reached is over for good (times never wrap back)."""
+        for player in range(2):
+            if self.locked[player] and ticks_diff(t, self.lock_end[player]) >= 0:
+                self.locked[player] = 0
+
+    def _try_start(self, t):
+        """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
+        trial = self._trial
+        if trial is None:
+            trial = self._trial = type(self)()  # a start during a game: a log, not the firmware
+        trial.rules.copy_from(self.rules)
+        for name in self._STATE_INTS:
+            setattr(trial, name, getattr(self, name))
+        for name in self._STATE_BUFS:
+            getattr(trial, name)[:] = getattr(self, name)
+        trial.rng.state = self.rng.state
+        if trial.tick_n:
+            trial._resolve()
+        trial._move_to(t)
+        if trial.match_over:
+            return E_MATCH_OVER
+        return OK if trial.phase == OVER else E_BUSY
 
     def _emit(self, ev, t, i):
         sink = self.sink
