@@ -4,7 +4,6 @@ import random
 
 from hypothesis import example, given, settings, strategies as st
 
-from cs_helpers import Recorder, all_cards, run
 from engine.cards import CARD_NAMES
 from engine.game import COVER, EV_PRESS, EV_TICK, Game, ILLEGAL, OVER, PLAY
 from engine.rules import Rules
@@ -31,70 +30,6 @@ def make_log(seed, stream, rules="", start=1000):
         lines.append("press %d %s %d" % (t % TICKS_PERIOD, player, pos))
     lines.append("clock %d" % ((t + 5000) % TICKS_PERIOD))
     return "\n".join(lines)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
-def test_all_52_cards_are_always_present_exactly_once(seed, stream, rules):
-    game = Game()
-    rec = Recorder(game)
-    checks = []
-
-    def check(ev, t, i):
-        rec.event(ev, t, i)
-        if ev != EV_PRESS:
-            checks.append(sorted(all_cards(game)) == sorted(CARD_NAMES))
-
-    game.sink = check
-    from engine.log import play_lines
-    play_lines(game, make_log(seed, stream, rules).split("\n"))
-    assert checks and all(checks)
-    assert sum(game.packs) + sum(game.heights) == 52
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
-def test_the_same_log_always_gives_the_same_trace(seed, stream, rules):
-    text = make_log(seed, stream, rules)
-    assert run(text)[1].events == run(text)[1].events
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS),
-       st.integers(0, 20000))
-def test_a_game_across_the_clock_wrap_plays_like_one_without(seed, stream, rules, before_wrap):
-    plain = run(make_log(seed, stream, rules, start=1000))[1].events
-    start = TICKS_PERIOD - before_wrap
-    wrapped = run(make_log(seed, stream, rules, start=start))[1].events
-    for e in wrapped:
-        e["t"] = (e["t"] - start + 1000) % TICKS_PERIOD
-    assert wrapped == plain
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS), st.randoms())
-def test_reading_order_of_simultaneous_presses_never_changes_the_outcome(seed, stream, rules, rnd):
-    # Make ticks with several presses: group the stream into bursts sharing a time.
-    bursty = [(gap if i % 4 == 0 else 0, p, pos) for i, (gap, p, pos) in enumerate(stream)]
-    game1, rec1, _ = run(make_log(seed, bursty, rules))
-    groups, order = [], []
-    for item in bursty:
-        if item[0] or not groups:
-            groups.append([])
-        groups[-1].append(item)
-    for group in groups:
-        gap = group[0][0]
-        moved = group[:]
-        rnd.shuffle(moved)
-        order += [(gap if k == 0 else 0, p, pos) for k, (_, p, pos) in enumerate(moved)]
-    game2, rec2, _ = run(make_log(seed, order, rules))
-
-    def outcome(game, rec):
-        per_tick = sorted("%d%s%d%s" % (e["t"], e["p"], e["pos"], e["r"]) for e in rec.of("press"))
-        return (list(game.tops), list(game.packs), game.pending, game.phase,
-                [e for e in rec.events if e["ev"] != "press"], per_tick)
-
-    assert outcome(game1, rec1) == outcome(game2, rec2)
 
 
 @settings(max_examples=100, deadline=None)

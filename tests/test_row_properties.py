@@ -1,13 +1,12 @@
-"""Property tests of the shared-row game (RULES-ROW.md): the 2x4 game's invariants, carried over."""
+"""Property tests of the shared-row game (RULES-ROW.md): its own invariants (the family's are in
+test_family_properties.py)."""
 
 import random
 
 from hypothesis import given, settings, strategies as st
 
-from row_helpers import Recorder, row_all_cards, run_row
-from engine.cards import CARD_NAMES
 from engine.game import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_OUT
-from engine.log import LogReader, play_lines
+from engine.log import LogReader
 from engine.row import RowGame
 from engine.rowrules import RowRules
 from engine.ticks import TICKS_PERIOD
@@ -38,70 +37,6 @@ def make_log(seed, stream, rules="", start=1000):
         lines.append("press %d %s %d" % (t % TICKS_PERIOD, player, pile % n))
     lines.append("clock %d" % ((t + 5000) % TICKS_PERIOD))
     return "\n".join(lines)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
-def test_all_52_cards_are_always_present_exactly_once(seed, stream, rules):
-    game = RowGame()
-    rec = Recorder(game)
-    checks = []
-
-    def check(ev, t, i):
-        rec.event(ev, t, i)
-        if ev != EV_PRESS:
-            checks.append(sorted(row_all_cards(game)) == sorted(CARD_NAMES))
-
-    game.sink = check
-    play_lines(game, make_log(seed, stream, rules).split("\n"))
-    assert checks and all(checks)
-    assert sum(game.packs) + sum(game.heights) == 52
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
-def test_the_same_log_always_gives_the_same_trace(seed, stream, rules):
-    text = make_log(seed, stream, rules)
-    assert run_row(text)[1].events == run_row(text)[1].events
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS),
-       st.integers(0, 20000))
-def test_a_game_across_the_clock_wrap_plays_like_one_without(seed, stream, rules, before_wrap):
-    plain = run_row(make_log(seed, stream, rules, start=1000))[1].events
-    start = TICKS_PERIOD - before_wrap
-    wrapped = run_row(make_log(seed, stream, rules, start=start))[1].events
-    for e in wrapped:
-        e["t"] = (e["t"] - start + 1000) % TICKS_PERIOD
-    assert wrapped == plain
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS), st.randoms())
-def test_reading_order_of_simultaneous_presses_never_changes_the_outcome(seed, stream, rules, rnd):
-    bursty = [(gap if i % 4 == 0 else 0, p, pile) for i, (gap, p, pile) in enumerate(stream)]
-    game1, rec1, _ = run_row(make_log(seed, bursty, rules))
-    groups, order = [], []
-    for item in bursty:
-        if item[0] or not groups:
-            groups.append([])
-        groups[-1].append(item)
-    for group in groups:
-        gap = group[0][0]
-        moved = group[:]
-        rnd.shuffle(moved)
-        order += [(gap if k == 0 else 0, p, pile) for k, (_, p, pile) in enumerate(moved)]
-    game2, rec2, _ = run_row(make_log(seed, order, rules))
-
-    def outcome(game, rec):
-        # Which of a player's candidates plays depends on piles, never on order; the
-        # "ignored" label of a duplicate press may move to its twin, so count per key.
-        per_tick = sorted("%d%s%d%s" % (e["t"], e["p"], e["pos"], e["r"]) for e in rec.of("press"))
-        return (list(game.tops), list(game.packs), list(game.active), game.phase,
-                [e for e in rec.events if e["ev"] != "press"], per_tick)
-
-    assert outcome(game1, rec1) == outcome(game2, rec2)
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,13 +1,12 @@
-"""Property tests of Speed (RULES-SPEED.md): the family's invariants, carried over."""
+"""Property tests of Speed (RULES-SPEED.md): its own invariants (the family's are in
+test_family_properties.py)."""
 
 import random
 
 from hypothesis import given, settings, strategies as st
 
-from speed_helpers import Recorder, run_speed, speed_all_cards
-from engine.cards import CARD_NAMES
 from engine.game import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_BOTH_OUT, WHY_OUT
-from engine.log import LogReader, play_lines
+from engine.log import LogReader
 from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.ticks import TICKS_PERIOD
@@ -30,69 +29,6 @@ def make_log(seed, stream, rules="", start=1000):
         lines.append("press %d %s %d" % (t % TICKS_PERIOD, player, n))
     lines.append("clock %d" % ((t + 20000) % TICKS_PERIOD))
     return "\n".join(lines)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
-def test_all_52_cards_are_always_present_exactly_once(seed, stream, rules):
-    game = SpeedGame()
-    rec = Recorder(game)
-    checks = []
-
-    def check(ev, t, i):
-        rec.event(ev, t, i)
-        if ev != EV_PRESS:
-            checks.append(sorted(speed_all_cards(game)) == sorted(CARD_NAMES))
-
-    game.sink = check
-    play_lines(game, make_log(seed, stream, rules).split("\n"))
-    assert checks and all(checks)
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
-def test_the_same_log_always_gives_the_same_trace(seed, stream, rules):
-    text = make_log(seed, stream, rules)
-    assert run_speed(text)[1].events == run_speed(text)[1].events
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS),
-       st.integers(0, 20000))
-def test_a_game_across_the_clock_wrap_plays_like_one_without(seed, stream, rules, before_wrap):
-    plain = run_speed(make_log(seed, stream, rules, start=1000))[1].events
-    start = TICKS_PERIOD - before_wrap
-    wrapped = run_speed(make_log(seed, stream, rules, start=start))[1].events
-    for e in wrapped:
-        e["t"] = (e["t"] - start + 1000) % TICKS_PERIOD
-    assert wrapped == plain
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS), st.randoms())
-def test_reading_order_of_simultaneous_presses_never_changes_the_outcome(seed, stream, rules, rnd):
-    bursty = [(gap if i % 4 == 0 else 0, p, n) for i, (gap, p, n) in enumerate(stream)]
-    game1, rec1, _ = run_speed(make_log(seed, bursty, rules))
-    groups, order = [], []
-    for item in bursty:
-        if item[0] or not groups:
-            groups.append([])
-        groups[-1].append(item)
-    for group in groups:
-        gap = group[0][0]
-        moved = group[:]
-        rnd.shuffle(moved)
-        order += [(gap if k == 0 else 0, p, n) for k, (_, p, n) in enumerate(moved)]
-    game2, rec2, _ = run_speed(make_log(seed, order, rules))
-
-    def outcome(game, rec):
-        # The play made depends on n, never on order; an "ignored" duplicate may
-        # swap with its twin, so results are compared as a per-tick multiset.
-        per_tick = sorted("%d%s%d%s" % (e["t"], e["p"], e["pos"], e["r"]) for e in rec.of("press"))
-        return (list(game.tops), list(game.hands), list(game.draws), list(game.sides), game.phase,
-                [e for e in rec.events if e["ev"] != "press"], per_tick)
-
-    assert outcome(game1, rec1) == outcome(game2, rec2)
 
 
 @settings(max_examples=100, deadline=None)
