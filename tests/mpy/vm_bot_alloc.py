@@ -1,4 +1,5 @@
-"""Proves that the CPU opponent is allocation-free per step, inside MicroPython.
+"""Proves that every game's CPU opponent (2x4, shared row, Speed) is allocation-free per
+step, inside the VM.
 
 Two bots play whole games against each other, driven as the firmware does (advance
 the game to ``now``, step each bot, press what it returns) one millisecond at a
@@ -8,7 +9,7 @@ Everything is set up before measuring; the measured loop must allocate 0 bytes
 
 Run: node tests/mpy/vm.mjs tests/mpy/vm_bot_alloc.py  (pytest runs it via test_micropython.py)
 """
-# vm-timeout: 300
+# vm-timeout: 900
 
 import gc
 
@@ -16,16 +17,23 @@ from mpyharness import Report, measure
 
 from engine.bot import BEGINNER, EXPERT, NORMAL, PERFECT, Bot
 from engine.game import OVER, Game
+from engine.row import RowGame
+from engine.rowbot import RowBot
+from engine.rowrules import RowRules
+from engine.rules import Rules
+from engine.speed import SpeedGame
+from engine.speedbot import SpeedBot
+from engine.speedrules import SpeedRules
 from engine.ticks import ticks_add
 
 
 class Driver:
     """A game and two bots; ``run(ms)`` plays on for ``ms`` milliseconds."""
 
-    def __init__(self, level_a, level_b, seed):
-        self.game = Game()
-        self.bot_a = Bot(self.game, 0, level_a, seed + 1)
-        self.bot_b = Bot(self.game, 1, level_b, seed + 2)
+    def __init__(self, game_class, bot_class, rules, level_a, level_b, seed):
+        self.game = game_class(rules)
+        self.bot_a = bot_class(self.game, 0, level_a, seed + 1)
+        self.bot_b = bot_class(self.game, 1, level_b, seed + 2)
         self.seed = seed
         self.t = (1 << 29) - 7000  # the wrap comes 7 s in
         self.steps = 0
@@ -67,23 +75,37 @@ class Driver:
         self.t = t
 
 
+# Each game with its bot, and for each a level pairing and rules (variations too).
+CASES = (
+    ("2x4", Game, Bot, ((NORMAL, NORMAL, 120000, Rules()), (EXPERT, BEGINNER, 60000, Rules()),
+                        (PERFECT, PERFECT, 30000, Rules()))),
+    ("row", RowGame, RowBot, ((NORMAL, NORMAL, 120000, RowRules()),
+                              (EXPERT, BEGINNER, 60000, RowRules(match=1, piles=6)),
+                              (PERFECT, PERFECT, 30000, RowRules(match=2, piles=3, redeal=1)))),
+    ("speed", SpeedGame, SpeedBot, ((NORMAL, NORMAL, 120000, SpeedRules()),
+                                    (EXPERT, BEGINNER, 60000, SpeedRules(cards=15, same=1, tie=1)),
+                                    (PERFECT, PERFECT, 30000, SpeedRules(remake=1, points=40)))),
+)
+
 r = Report("vm_bot_alloc")
-for la, lb, ms in ((NORMAL, NORMAL, 120000), (EXPERT, BEGINNER, 60000), (PERFECT, PERFECT, 30000)):
-    d = Driver(la, lb, la * 10 + lb)
-    d.run(300)  # warm-up: first calls, first deal
-    steps0 = d.steps
-    presses0 = d.presses
-    games0 = d.games
-    used = measure(d.run, ms)
-    steps = d.steps - steps0
-    print("levels %d:%d: %d bot steps, %d presses, %d game starts, heap %s bytes (%s per step)"
-          % (la, lb, steps, d.presses - presses0, d.games - games0, used,
-             None if used is None else used / steps))
-    r.check(d.presses - presses0 > 20, "levels %d:%d: the bots pressed" % (la, lb))
-    r.free("levels %d:%d: %d ms of bot play allocates 0 bytes (heap_lock too)" % (la, lb, ms // 4),
-           d.run, ms // 4)
-    r.check(used in (0, None), "levels %d:%d: 0 bytes over %d steps" % (la, lb, steps), used)
-    r.check(d.games - games0 >= 2, "levels %d:%d: game restarts were measured too" % (la, lb))
+for name, game_class, bot_class, runs in CASES:
+    for la, lb, ms, rules in runs:
+        d = Driver(game_class, bot_class, rules, la, lb, la * 10 + lb)
+        d.run(300)  # warm-up: first calls, first deal
+        steps0 = d.steps
+        presses0 = d.presses
+        games0 = d.games
+        used = measure(d.run, ms)
+        steps = d.steps - steps0
+        what = "%s levels %d:%d" % (name, la, lb)
+        print("%s: %d bot steps, %d presses, %d game starts, heap %s bytes (%s per step)"
+              % (what, steps, d.presses - presses0, d.games - games0, used,
+                 None if used is None else used / steps))
+        r.check(d.presses - presses0 > 20, "%s: the bots pressed" % what)
+        r.free("%s: %d ms of bot play allocates 0 bytes (heap_lock too)" % (what, ms // 4),
+               d.run, ms // 4)
+        r.check(used in (0, None), "%s: 0 bytes over %d steps" % (what, steps), used)
+        r.check(d.games - games0 >= 2, "%s: game restarts were measured too" % what)
 
 gc.collect()
 r.done()
