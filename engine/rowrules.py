@@ -13,8 +13,7 @@ from engine.rules import (
     TIE_NAMES,
     DEADLOCK_FEWER,
     DEADLOCK_NAMES,
-    KEYS,
-    Rules,
+    RulesBase,
     _check_int,
     _check_choice,
 )
@@ -37,7 +36,7 @@ _ROW_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "match": MATC
               "redeal": REDEAL_NAMES}
 
 
-class RowRules:
+class RowRules(RulesBase):
     """Rules of the shared-row game (RULES-ROW.md); same interface as :class:`Rules`.
 
     ``game`` is always ``"row"``; ``rutter`` is not a setting of this game.
@@ -45,6 +44,7 @@ class RowRules:
 
     GAME = "row"
     KEYS = ROW_KEYS
+    NAMED = _ROW_NAMED
 
     def __init__(self, piles=4, match=MATCH_RANK, redeal=REDEAL_ALL, penalty=500, stuck=1000,
                  deal=300, tie=TIE_REPLAY, deadlock=13, deadlock_result=DEADLOCK_FEWER, wins=2):
@@ -73,42 +73,3 @@ class RowRules:
         _check_int("wins", self.wins, 1)
         for key in ("match", "redeal", "tie", "deadlock_result"):
             _check_choice(key, getattr(self, key), _ROW_NAMED[key])
-
-    def set(self, key, text):
-        """Set one setting from its log text, e.g. ``set("match", "suit")``."""
-        if key == "game":
-            if text != "row":
-                raise ValueError("game of these rules is row, not %r" % text)
-            return
-        if key in _ROW_NAMED:
-            names = _ROW_NAMED[key]
-            if text not in names:
-                raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
-            value = names.index(text)
-        elif key in ROW_KEYS:
-            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
-                raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
-            value = int(text)
-        else:
-            raise ValueError("unknown rules key %r for game=row" % key)
-        old = getattr(self, key)
-        setattr(self, key, value)
-        try:
-            self.check()
-        except ValueError:
-            setattr(self, key, old)
-            raise
-
-    def text(self, key):
-        """Return one setting as it is written in a log."""
-        value = getattr(self, key)
-        if key in _ROW_NAMED:
-            return _ROW_NAMED[key][value]
-        return str(value)
-
-    def copy_from(self, other):
-        """Copy every setting from another ``RowRules``."""
-        for key in ROW_KEYS:
-            setattr(self, key, getattr(other, key))
-
-

@@ -20,11 +20,60 @@ DURATION_LIMIT = const(1 << 28)  # durations and counts stay below 2**28
 KEYS = ("penalty", "stuck", "deal", "tie", "deadlock", "deadlock_result", "rutter", "wins")
 
 
-class Rules:
-    """Rules configuration; attribute names are the match-log keys."""
+class RulesBase:
+    """What every game's rules object does alike: set from log text, write as log text,
+    copy. A subclass names its ``GAME``, its log ``KEYS`` (in the order a writer prints
+    them) and, in ``NAMED``, the keys written as names rather than numbers."""
+
+    GAME = "grid"
+    KEYS = ()
+    NAMED = {}
+
+    def set(self, key, text):
+        """Set one setting from its log text, e.g. ``set("tie", "coin")``."""
+        if key == "game" and "game" in self.KEYS:
+            if text != self.GAME:
+                raise ValueError("game of these rules is %s, not %r" % (self.GAME, text))
+            return
+        names = self.NAMED.get(key)
+        if names is not None:
+            if text not in names:
+                raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
+            value = names.index(text)
+        elif key in self.KEYS:
+            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
+                raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
+            value = int(text)
+        elif "game" in self.KEYS:
+            raise ValueError("unknown rules key %r for game=%s" % (key, self.GAME))
+        else:
+            raise ValueError("unknown rules key %r" % key)
+        old = getattr(self, key)
+        setattr(self, key, value)
+        try:
+            self.check()
+        except ValueError:
+            setattr(self, key, old)
+            raise
+
+    def text(self, key):
+        """Return one setting as it is written in a log."""
+        value = getattr(self, key)
+        names = self.NAMED.get(key)
+        return str(value) if names is None else names[value]
+
+    def copy_from(self, other):
+        """Copy every setting from another rules object of the same game."""
+        for key in self.KEYS:
+            setattr(self, key, getattr(other, key))
+
+
+class Rules(RulesBase):
+    """Rules configuration of the 2x4 game; attribute names are the match-log keys."""
 
     GAME = "grid"  # the log's ``game`` (RULES.md's 2x4 game: never written, the default)
     KEYS = KEYS
+    NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES}
 
     def __init__(self, penalty=500, stuck=1000, deal=300, tie=TIE_REPLAY,
                  deadlock=13, deadlock_result=DEADLOCK_DRAW, rutter=0, wins=2):
@@ -48,41 +97,6 @@ class Rules:
         _check_choice("deadlock_result", self.deadlock_result, DEADLOCK_NAMES)
         _check_choice("rutter", self.rutter, ("0", "1"))
         self.rutter = int(self.rutter)
-
-    def set(self, key, text):
-        """Set one setting from its log text, e.g. ``set("tie", "coin")``."""
-        if key in ("tie", "deadlock_result"):
-            names = TIE_NAMES if key == "tie" else DEADLOCK_NAMES
-            if text not in names:
-                raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
-            value = names.index(text)
-        elif key in KEYS:
-            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
-                raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
-            value = int(text)
-        else:
-            raise ValueError("unknown rules key %r" % key)
-        old = getattr(self, key)
-        setattr(self, key, value)
-        try:
-            self.check()
-        except ValueError:
-            setattr(self, key, old)
-            raise
-
-    def text(self, key):
-        """Return one setting as it is written in a log."""
-        value = getattr(self, key)
-        if key == "tie":
-            return TIE_NAMES[value]
-        if key == "deadlock_result":
-            return DEADLOCK_NAMES[value]
-        return str(value)
-
-    def copy_from(self, other):
-        """Copy every setting from another ``Rules``."""
-        for key in KEYS:
-            setattr(self, key, getattr(other, key))
 
 
 def _check_int(key, value, low):

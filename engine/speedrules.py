@@ -13,8 +13,7 @@ from engine.rules import (
     TIE_NAMES,
     DEADLOCK_FEWER,
     DEADLOCK_NAMES,
-    KEYS,
-    Rules,
+    RulesBase,
     _check_int,
     _check_choice,
 )
@@ -30,7 +29,7 @@ SPEED_KEYS = ("game", "cards", "same", "remake", "points", "penalty", "stuck", "
 _SPEED_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "remake": REMAKE_NAMES}
 
 
-class SpeedRules:
+class SpeedRules(RulesBase):
     """Rules of Speed (RULES-SPEED.md); same interface as :class:`Rules`.
 
     ``game`` is always ``"speed"``; ``points`` 0 means a match of ``wins`` games.
@@ -38,6 +37,7 @@ class SpeedRules:
 
     GAME = "speed"
     KEYS = SPEED_KEYS
+    NAMED = _SPEED_NAMED
 
     def __init__(self, cards=20, same=0, remake=REMAKE_REST, points=0, penalty=500, stuck=1000,
                  deal=300, tie=TIE_REPLAY, deadlock=13, deadlock_result=DEADLOCK_FEWER, wins=2):
@@ -69,42 +69,3 @@ class SpeedRules:
         _check_int("wins", self.wins, 1)
         for key in ("remake", "tie", "deadlock_result"):
             _check_choice(key, getattr(self, key), _SPEED_NAMED[key])
-
-    def set(self, key, text):
-        """Set one setting from its log text, e.g. ``set("remake", "whole")``."""
-        if key == "game":
-            if text != "speed":
-                raise ValueError("game of these rules is speed, not %r" % text)
-            return
-        if key in _SPEED_NAMED:
-            names = _SPEED_NAMED[key]
-            if text not in names:
-                raise ValueError("%s must be one of %s, not %r" % (key, "/".join(names), text))
-            value = names.index(text)
-        elif key in SPEED_KEYS:
-            if not text or not all("0" <= c <= "9" for c in text):  # ASCII: not str.isdigit
-                raise ValueError("%s must be a non-negative integer, not %r" % (key, text))
-            value = int(text)
-        else:
-            raise ValueError("unknown rules key %r for game=speed" % key)
-        old = getattr(self, key)
-        setattr(self, key, value)
-        try:
-            self.check()
-        except ValueError:
-            setattr(self, key, old)
-            raise
-
-    def text(self, key):
-        """Return one setting as it is written in a log."""
-        value = getattr(self, key)
-        if key in _SPEED_NAMED:
-            return _SPEED_NAMED[key][value]
-        return str(value)
-
-    def copy_from(self, other):
-        """Copy every setting from another ``SpeedRules``."""
-        for key in SPEED_KEYS:
-            setattr(self, key, getattr(other, key))
-
-
