@@ -1,6 +1,6 @@
 """Check the shared-row rule sheet's claims with bot games (docs/SIMULATION.md).
 
-Usage: ``python3 -m tools.row_claims --games 4000 --seed 1 [--plots docs/img] [--jobs 1]``
+Usage: ``.venv/bin/python -m tools.row_claims --games 4000 --seed 1 [--plots docs/img] [--jobs 1]``
 
 Plays ``--games`` normal-vs-normal games of each variation of RULES-ROW.md with
 ``tools.simulate`` (the same driver, seeds and statistics as ``tools.simulate

@@ -2,11 +2,11 @@
 
 Usage::
 
-    python3 -m tools.simulate --games 1000 --levels normal:normal --seed 1 --jobs 4
-    python3 -m tools.simulate --matches 200 --levels expert:beginner,beginner:expert
-    python3 -m tools.simulate --games 500 --rules deadlock=8 stuck=500 --json
-    python3 -m tools.simulate --games 2000 --plots docs/img
-    python3 -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
+    .venv/bin/python -m tools.simulate --games 1000 --levels normal:normal --seed 1 --jobs 4
+    .venv/bin/python -m tools.simulate --matches 200 --levels expert:beginner,beginner:expert
+    .venv/bin/python -m tools.simulate --games 500 --rules deadlock=8 stuck=500 --json
+    .venv/bin/python -m tools.simulate --games 2000 --plots docs/img
+    .venv/bin/python -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
 
 ``--game row`` plays the shared-row game of RULES-ROW.md (``engine/row.py``, CPU
 players ``engine/rowbot.py``); its ``--rules`` keys are ``piles``, ``match``,
