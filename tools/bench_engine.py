@@ -262,13 +262,20 @@ def main():
     print("CPython %s:" % sys.version.split()[0])
     print("  engine lines per judged press (sys.settrace), median / p99 [presses]:")
     print("  %-14s" % "rules" + "".join("%19s" % name for name in RESULT_NAMES))
+    # BENCH_QUICK=1 (tests/test_doc_commands.py): every figure on a small sample, in
+    # seconds instead of minutes; such figures are not for the README.
+    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    presses, seconds, games = (300, 0.2, 40) if quick else (10_000, 3.0, 2000)
     for name, kw in SETTINGS:
-        by = judged_press_lines(kw)
+        by = judged_press_lines(kw, presses)
         cells = ["%.0f / %.0f [%d]" % (median(v), p99(v), len(v)) if v else "-" for v in by.values()]
         print("  %-14s" % name + "".join("%19s" % c for c in cells))
-    print("  full seeded games per second, one core    %.1f" % games_per_second())
-    print("  bot games per second, tools.simulate, 1 job   %.1f" % bot_games_per_second(1))
-    print("  bot games per second, tools.simulate, 2 jobs  %.1f" % bot_games_per_second(2, 4000))
+    print("  full seeded games per second, one core    %.1f" % games_per_second(seconds))
+    print("  bot games per second, tools.simulate, 1 job   %.1f" % bot_games_per_second(1, games))
+    print("  bot games per second, tools.simulate, 2 jobs  %.1f"
+          % bot_games_per_second(2, 2 * games))
+    if quick:
+        print("(BENCH_QUICK: small samples, a check that every part runs; not figures to quote)")
     return 0
 
 
