@@ -41,6 +41,7 @@ from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
+from tools.plotcheck import plots_unavailable
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
@@ -517,6 +518,9 @@ def main(argv=None):
                         help="games per point of the win-rate-vs-gap plot (with --plots; 0: none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    if args.plots and plots_unavailable("tools.simulate"):
+        sys.stderr.write(plots_unavailable("tools.simulate") + "\n")
+        return 2
     try:
         pairs = parse_pairings(args.levels or ["normal:normal"])
         rules_kw = parse_rules(args.rules, args.game)
