@@ -112,20 +112,35 @@ def test_a_display_that_answers_is_used(tmp_path):
 
     from tools.emulate.__main__ import no_display, x_server_answers
 
-    path = "/tmp/.X11-unix"
-    display = _unused_display()
-    if not os.access(path, os.W_OK):
-        pytest.skip("cannot make an X socket in %s" % path)
-    sock_path = "%s/X%s" % (path, display[1:])
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server = None
+    for n in range(150, 250):  # a TCP "X server" on localhost:6000+N
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            server.bind(("127.0.0.1", 6000 + n))
+            break
+        except OSError:
+            server.close()
+            server = None
+    if server is None:
+        pytest.skip("no free port 6150-6249")
+    server.listen(1)
     try:
-        server.bind(sock_path)
-        server.listen(1)
-        assert x_server_answers(display) and x_server_answers("unix" + display + ".0")
+        assert x_server_answers("127.0.0.1:%d" % n) and x_server_answers("127.0.0.1:%d.0" % n)
     finally:
         server.close()
-        os.remove(sock_path)
+    assert not x_server_answers("127.0.0.1:%d" % n)
+    display = _unused_display()
     assert not x_server_answers(display) and not x_server_answers("nonsense")
+    if os.access("/tmp/.X11-unix", os.W_OK):  # the local socket, as Xvfb and Xorg make it
+        path = "/tmp/.X11-unix/X%s" % display[1:]
+        local = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            local.bind(path)
+            local.listen(1)
+            assert x_server_answers(display) and x_server_answers("unix" + display + ".0")
+        finally:
+            local.close()
+            os.remove(path)
     old = {k: os.environ.pop(k, None) for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     try:
         assert no_display() == "unset"
