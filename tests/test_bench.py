@@ -1,11 +1,15 @@
 """tools/bench_engine: every measured press is accepted and judged, and the engine
 stays within its budget of lines per judged press (issue 10)."""
 
+from pathlib import Path
+
 import pytest
 
 from engine import game as game_module
 from engine.game import E_TIME, RESULT_NAMES
 from tools import bench_engine as bench
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BUDGET = 120  # median engine lines per judged press, for every result
 
@@ -58,3 +62,31 @@ def test_a_press_not_judged_by_the_next_advance_fails_the_benchmark(monkeypatch)
 
 def test_result_names_cover_every_press_result():
     assert set(RESULT_NAMES) == {"cover", "illegal", "locked", "tie", "lost-tie", "ignored"}
+
+
+def test_mpy_sizes_do_not_depend_on_where_the_repository_is(tmp_path):
+    """mpy-cross records the source name: the bench names it engine/NAME.py, not the path."""
+    import shutil
+
+    from tools.bench_engine import mpy_sizes
+
+    roots = [tmp_path / "a", tmp_path / "a-much-longer-folder-name" / "of-another-clone"]
+    for root in roots:
+        shutil.copytree(ROOT / "engine", root / "engine",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    short, long_ = (mpy_sizes(root) for root in roots)
+    assert short == long_ == mpy_sizes()
+    assert set(short) == {p.name for p in (ROOT / "engine").glob("*.py")}
+
+
+def test_a_vm_that_does_not_run_stops_the_bench_with_one_line(monkeypatch, capsys):
+    import tools.bench_engine as bench
+
+    real = bench.vm_figures
+    monkeypatch.setattr(bench, "vm_figures", lambda: real(node="/nonexistent/node"))
+    assert bench.main() == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no half set of figures
+    assert captured.err.startswith("tools.bench_engine: the MicroPython VM did not run: "
+                                   "cannot run /nonexistent/node")
+    assert captured.err.count("\n") == 1

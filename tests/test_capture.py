@@ -27,7 +27,7 @@ def test_stream_is_split_at_each_header_and_each_match_checked(tmp_path):
     assert (tmp_path / "match-002.log").read_text() == OPEN
     trace = (tmp_path / "match-001.trace").read_text().splitlines()
     assert trace == replay_text(WON)[0]
-    assert "match-001.log: A won 1-0, 1 games, 2 presses" in said
+    assert "match-001.log: A won 1-0, 1 game, 2 presses" in said
     assert any(line.startswith("match-002.log: unfinished at 0-0") for line in said)
     assert any("skipped 2 line(s)" in line for line in said)
 
@@ -94,3 +94,72 @@ def test_a_port_that_cannot_be_opened_is_a_clear_error(tmp_path, capsys):
     assert main(["/dev/nonexistent-port", "--out", str(tmp_path / "a" / "b")]) == 1
     assert "cannot open /dev/nonexistent-port" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # no folder left behind
+
+
+# ------------------------------------------------ issue 11: plain and timely messages
+
+def test_the_summary_comes_when_the_match_is_decided_not_at_the_next_header(tmp_path):
+    said = []
+    s = Splitter(tmp_path, say=said.append)
+    feed(s, WON)  # ends with the clock that settles the deciding tick
+    assert said[-1] == "match-001.log: A won 1-0, 1 game, 2 presses"
+    feed(s, "clock 9500\n" + OPEN)  # a later line of the same match, then the next match
+    s.close()
+    assert said.count("match-001.log: A won 1-0, 1 game, 2 presses") == 1
+    assert (tmp_path / "match-001.log").read_text() == WON + "clock 9500\n"
+    assert said[-1] == "match-002.log: unfinished at 0-0, 1 game, 1 press"
+
+
+def test_damage_after_the_decision_is_reported_again(tmp_path):
+    said = []
+    s = Splitter(tmp_path, say=said.append)
+    feed(s, WON + "press 1\n")
+    s.close()
+    assert said[-2] == "match-001.log: A won 1-0, 1 game, 2 presses"
+    assert said[-1].startswith("match-001.log: A won 1-0, 1 game, 3 presses -- DAMAGED at line 8")
+
+
+def test_the_summary_is_printed_while_the_capture_still_runs(tmp_path):
+    """Over a pty: the line arrives before anything else is sent or the port closes."""
+    import select
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    master, slave = os.openpty()
+    run = subprocess.Popen([sys.executable, "-u", "-m", "tools.capture", os.ttyname(slave),
+                            "--out", str(tmp_path)], cwd=root, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    try:
+        out = run.stdout.fileno()  # read unbuffered: select() sees every byte
+        text = b""
+        end = time.monotonic() + 20
+
+        def read_until(words):
+            nonlocal text
+            while time.monotonic() < end and words not in text:
+                if select.select([out], [], [], 0.5)[0]:
+                    text += os.read(out, 4096)
+        read_until(b"capturing from")
+        time.sleep(0.5)  # the port is open (pyserial drops input pending at open)
+        os.write(master, WON.encode())
+        read_until(b" won ")
+        assert b"\nmatch-001.log: A won 1-0, 1 game, 2 presses\n" in text
+        assert run.poll() is None  # still capturing
+    finally:
+        run.terminate()
+        run.communicate(timeout=10)
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_port_that_will_not_open_is_named_in_plain_words(tmp_path, capsys):
+    assert main(["/dev/nonexistent-port", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == ("tools.capture: cannot open /dev/nonexistent-port: no such port (is the board"
+                   " plugged in? its match log is on the second serial port, e.g. /dev/ttyACM1"
+                   " or COM4)\n")
+    assert main(["/dev/null", "--out", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == "tools.capture: cannot open /dev/null: not a serial port\n"

@@ -313,8 +313,8 @@ def test_make_play_without_a_display_records_the_attract_mode(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "no display found" in run.stdout
     assert "attract mode (CPU vs CPU) starts after 20 s" in run.stdout
-    demo = tmp_path / "build" / "emulator-demo"
-    assert "animated GIF: build/emulator-demo/demo.gif" in run.stdout
+    demo = tmp_path / "build" / "emulator-play"
+    assert "animated GIF: build/emulator-play/demo.gif" in run.stdout
     from PIL import Image
 
     gif = Image.open(demo / "demo.gif")

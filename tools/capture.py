@@ -2,13 +2,13 @@
 
 Usage::
 
-    python3 -m tools.capture PORT [--out DIR] [--matches N] [--seconds S] [--trace]
+    .venv/bin/python -m tools.capture PORT [--out DIR] [--matches N] [--seconds S] [--trace]
 
 ``PORT`` is the board's *second* serial port (``/dev/ttyACM1`` on Linux, ``COM4``
 on Windows, ``/dev/cu.usbmodem…3`` on macOS) or the ``/dev/pts/N`` the emulator
 prints. The device streams match after match, each starting with ``CSLOG 1``; this
 tool splits the stream there into ``DIR/match-NNN.log`` files that
-``python3 -m tools.replay`` reads, checks every line as it arrives, and prints one
+``tools/replay`` reads, checks every line as it arrives, and prints one
 summary line per match. A damaged line (a USB buffer overrun, a cable pulled) is
 kept exactly as received and reported with its line number: the replay of that
 file stops there, it never silently plays a different game.
@@ -27,12 +27,19 @@ Implementation Notes
   and reported; at most ``LINE_MAX`` + a few bytes of it are held in memory.
 * A damaged match's ``.trace`` is what ``tools.replay`` prints for the file: the
   last tick before the bad line is judged (``LogReader.stop``).
+* A match's summary line is printed as soon as the log decides the match (the
+  ``clock`` after its last press), not when the next header arrives: the file stays
+  open for any lines that follow, and is reported again only if one of them is
+  damaged.
+* Errors are one plain line: a port that cannot be opened is named with the likely
+  cause (missing, busy, no permission, not a serial port), not pyserial's message.
 * Exit status: 0 when stopped (``--matches``, ``--seconds``, Ctrl-C, SIGTERM: files
   closed, ``.trace`` flushed), 1 when the port closes or cannot be opened, 2 when
   the output folder cannot be written (a file in its place, no permission, full).
 """
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -45,6 +52,11 @@ from engine.trace import Tracer
 
 _HEADER = HEADER.encode()
 _KEEP = 16  # bytes of an overlong line held back: enough to see a header glued to its end
+
+
+def _count(n, one, many=None):
+    """``1 game``, ``2 games``."""
+    return "%d %s" % (n, one if n == 1 else (many or one + "s"))
 
 
 class MatchFile:
@@ -64,6 +76,7 @@ class MatchFile:
         self.presses = 0
         self.error = None  # the first bad line: "line N: reason"
         self.long_line = False  # in the middle of an overlong line, already reported
+        self.said = None  # the summary already printed (when the match was decided)
 
     @property
     def game(self):
@@ -99,6 +112,19 @@ class MatchFile:
         self.error = error
         self.reader.stop()  # the trace ends as the replay of this file ends
 
+    def summary(self):
+        """One line: who won (or the score so far), games, presses, the first damage."""
+        g = self.game
+        if g.match_over:
+            state = "%s won %d-%d" % (OUTCOME_NAMES[g.match_winner], g.score[0], g.score[1])
+        else:
+            state = "unfinished at %d-%d" % (g.score[0], g.score[1])
+        summary = "%s: %s, %s, %s" % (self.path.name, state, _count(g.games, "game"),
+                                      _count(self.presses, "press", "presses"))
+        if self.error:
+            summary += " -- DAMAGED at %s (the replay stops there)" % self.error
+        return summary
+
     def close(self):
         """Finish the file; return its one-line summary."""
         if self.error is None:
@@ -107,15 +133,7 @@ class MatchFile:
             except LogError as err:
                 self.error = str(err)
         self.shut()
-        g = self.game
-        if g.match_over:
-            state = "%s won %d-%d" % (OUTCOME_NAMES[g.match_winner], g.score[0], g.score[1])
-        else:
-            state = "unfinished at %d-%d" % (g.score[0], g.score[1])
-        summary = "%s: %s, %d games, %d presses" % (self.path.name, state, g.games, self.presses)
-        if self.error:
-            summary += " -- DAMAGED at %s (the replay stops there)" % self.error
-        return summary
+        return self.summary()
 
     def shut(self):
         """Close both files; the first write error is raised after both are closed."""
@@ -187,11 +205,15 @@ class Splitter:
             self.number += 1
             self.current = MatchFile(path, self.trace)
             self.say("%s: recording" % path)
-        if self.current is None:
+        current = self.current
+        if current is None:
             if not self.piece:
                 self.orphans += 1
         else:
-            self.current.add(raw)
+            current.add(raw)
+            if current.said is None and current.game.match_over:  # decided: say so now
+                current.said = current.summary()
+                self.say(current.said)
         self.piece = False
 
     def close_match(self):
@@ -199,7 +221,9 @@ class Splitter:
         if self.current is not None:
             current, self.current = self.current, None
             self.finished += 1
-            self.say(current.close())
+            summary = current.close()
+            if summary != current.said:  # not said yet, or damaged since
+                self.say(summary)
 
     def close(self, why="the capture ended"):
         """End of capture: a line still waiting for its newline is written as it is."""
@@ -259,6 +283,29 @@ def _writable(out):
     return None
 
 
+_OPEN_ERRORS = {
+    errno.ENOENT: "no such port (is the board plugged in? its match log is on the"
+                  " second serial port, e.g. /dev/ttyACM1 or COM4)",
+    errno.EACCES: "permission denied (on Linux, join the dialout group, then log in again)",
+    errno.EBUSY: "the port is busy (another program has it open)",
+}
+
+
+def _why_not(err):
+    """A plain reason for a port that did not open (pyserial's text is for developers)."""
+    code = getattr(err, "errno", None)
+    if code in _OPEN_ERRORS:
+        return _OPEN_ERRORS[code]
+    text = str(err)
+    if "No such file" in text or "FileNotFoundError" in text:
+        return _OPEN_ERRORS[errno.ENOENT]
+    if "Access is denied" in text or "PermissionError" in text:
+        return _OPEN_ERRORS[errno.EACCES]
+    if "configure port" in text or isinstance(err, ValueError):
+        return "not a serial port"
+    return (os.strerror(code) if isinstance(code, int) else text.split(":")[0])[:80]
+
+
 def main(argv=None):
     """Command-line entry point."""
     parser = argparse.ArgumentParser(prog="tools.capture", description=__doc__.split("\n")[0])
@@ -280,7 +327,7 @@ def main(argv=None):
     try:
         port = serial.serial_for_url(args.port, baudrate=115200, timeout=0.2)
     except (serial.SerialException, ValueError) as err:
-        sys.stderr.write("tools.capture: cannot open %s: %s\n" % (args.port, err))
+        sys.stderr.write("tools.capture: cannot open %s: %s\n" % (args.port, _why_not(err)))
         return 1
     splitter = Splitter(out, args.trace)
     print("capturing from %s into %s/ (Ctrl-C to stop)" % (args.port, out), flush=True)

@@ -2,9 +2,9 @@
 
 Any game of the family the engine plays (``rules game=grid``, the default;
 ``game=row``, RULES-ROW.md; ``game=speed``, RULES-SPEED.md). Usage:
-``python3 -m tools.replay LOG`` (``-`` reads standard input). A bad line prints the
-trace of everything before it, then ``line N: reason`` on standard error, and exits
-with status 2.
+``tools/replay LOG`` (or ``.venv/bin/python -m tools.replay LOG``; ``-`` reads standard
+input). A bad line prints the trace of everything before it, then ``line N: reason``
+on standard error, and exits with status 2.
 
 Implementation Notes
 --------------------

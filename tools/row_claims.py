@@ -1,6 +1,6 @@
 """Check the shared-row rule sheet's claims with bot games (docs/SIMULATION.md).
 
-Usage: ``python3 -m tools.row_claims --games 4000 --seed 1 [--plots docs/img] [--jobs 1]``
+Usage: ``.venv/bin/python -m tools.row_claims --games 4000 --seed 1 [--plots docs/img] [--jobs 1]``
 
 Plays ``--games`` normal-vs-normal games of each variation of RULES-ROW.md with
 ``tools.simulate`` (the same driver, seeds and statistics as ``tools.simulate
@@ -22,6 +22,7 @@ import math
 import sys
 
 from tools.simulate import parse_pairings, parse_rules, simulate, summarize
+from tools.plotcheck import plots_unavailable
 
 VARIATIONS = (  # (label, --rules items)
     ("rank (default)", []),
@@ -188,6 +189,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.games < 2 or args.jobs < 1:
         parser.error("--games must be at least 2 and --jobs at least 1")
+    if args.plots and plots_unavailable("tools.row_claims"):
+        sys.stderr.write(plots_unavailable("tools.row_claims") + "\n")
+        return 2
     try:
         res = run(args.games, args.seed, args.jobs, args.levels)
     except (argparse.ArgumentTypeError, ValueError) as err:

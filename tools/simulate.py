@@ -2,11 +2,11 @@
 
 Usage::
 
-    python3 -m tools.simulate --games 1000 --levels normal:normal --seed 1 --jobs 4
-    python3 -m tools.simulate --matches 200 --levels expert:beginner,beginner:expert
-    python3 -m tools.simulate --games 500 --rules deadlock=8 stuck=500 --json
-    python3 -m tools.simulate --games 2000 --plots docs/img
-    python3 -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
+    .venv/bin/python -m tools.simulate --games 1000 --levels normal:normal --seed 1 --jobs 4
+    .venv/bin/python -m tools.simulate --matches 200 --levels expert:beginner,beginner:expert
+    .venv/bin/python -m tools.simulate --games 500 --rules deadlock=8 stuck=500 --json
+    .venv/bin/python -m tools.simulate --games 2000 --plots docs/img
+    .venv/bin/python -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
 
 ``--game row`` plays the shared-row game of RULES-ROW.md (``engine/row.py``, CPU
 players ``engine/rowbot.py``); its ``--rules`` keys are ``piles``, ``match``,
@@ -41,6 +41,7 @@ from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
+from tools.plotcheck import plots_unavailable
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
@@ -517,6 +518,9 @@ def main(argv=None):
                         help="games per point of the win-rate-vs-gap plot (with --plots; 0: none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    if args.plots and plots_unavailable("tools.simulate"):
+        sys.stderr.write(plots_unavailable("tools.simulate") + "\n")
+        return 2
     try:
         pairs = parse_pairings(args.levels or ["normal:normal"])
         rules_kw = parse_rules(args.rules, args.game)

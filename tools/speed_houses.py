@@ -23,6 +23,7 @@ import math
 import sys
 
 from tools.simulate import FIELDS, parse_pairings, parse_rules, simulate, summarize
+from tools.plotcheck import plots_unavailable
 
 VARIATIONS = (  # (label, --rules items)
     ("no house rule", []),
@@ -166,6 +167,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.games < 8 or args.jobs < 1:
         parser.error("--games must be at least 8 and --jobs at least 1")
+    if args.plots and plots_unavailable("tools.speed_houses"):
+        sys.stderr.write(plots_unavailable("tools.speed_houses") + "\n")
+        return 2
     try:
         res = run(args.games, args.seed, args.jobs, args.levels)
     except (argparse.ArgumentTypeError, ValueError) as err:

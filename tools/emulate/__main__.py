@@ -8,14 +8,30 @@ firmware runs: a panel size the firmware does not lay out, ``--seconds`` that is
 a finite number >= 0, an output (``--log``, ``--trace``, ``--frames``, ``--gif``,
 ``--screenshot``) that cannot be written, a script that is not UTF-8 or spans more
 than ``script.SPAN_LIMIT_MS``.
+
+No display: with neither ``DISPLAY`` nor ``WAYLAND_DISPLAY`` set, or with one set but
+nothing answering on its socket (a stale ``DISPLAY`` left from an ssh or Xvfb session:
+SDL would quietly fall back to an invisible "offscreen" window), the run is headless
+and, without a script, records the firmware's attract mode into ``PLAY_DIR``; a stale
+variable is reported on one line. ``--demo`` headless records into ``DEMO_DIR``, so
+the two never overwrite each other.
+
+Saved menu choices (``--nvm``, default ``nvm.default_path()``) are used only by an
+interactive window session without a script: a scripted or headless run starts from
+the firmware's defaults, so it gives the same log whoever played before, unless
+``--nvm PATH`` asks for a file.
 """
 
 import argparse
 import math
 import os
+import shutil
+import socket
 import sys
+import tempfile
 
-DEMO_DIR = os.path.join("build", "emulator-demo")
+PLAY_DIR = os.path.join("build", "emulator-play")  # make play without a display
+DEMO_DIR = os.path.join("build", "emulator-demo")  # --demo (headless)
 DEMO_LIMIT_MS = 300000  # a demo stops here at the latest (virtual time)
 HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
 SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
@@ -26,13 +42,56 @@ class UsageError(Exception):
     """A bad argument: one line on stderr, exit status 2."""
 
 
-def has_display():
-    """True if a window can be opened (an X11/Wayland session, or not Linux)."""
-    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
-        return False
-    if not sys.platform.startswith("linux"):
+def _answers(family, address, timeout=1.0):
+    """True if something accepts a connection on this socket address."""
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.settimeout(timeout)
+            sock.connect(address)
         return True
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    except OSError:
+        return False
+
+
+def x_server_answers(display):
+    """True if an X server listens where ``display`` (``:N``, ``host:N.S``) points.
+
+    Only the socket is tried (no X handshake): a local display is the abstract or
+    the file socket ``/tmp/.X11-unix/XN``, a remote one TCP port 6000 + N.
+    """
+    host, _, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not number.isdigit():
+        return False
+    if host in ("", "unix") or host.startswith("/"):
+        path = "/tmp/.X11-unix/X%d" % int(number)
+        return any(_answers(socket.AF_UNIX, a) for a in ("\0" + path, path))
+    return _answers(socket.AF_INET, (host, 6000 + int(number)))
+
+
+def wayland_answers(name):
+    """True if a Wayland compositor listens on ``name`` (absolute, or in XDG_RUNTIME_DIR)."""
+    path = name if name.startswith("/") else os.path.join(
+        os.environ.get("XDG_RUNTIME_DIR", ""), name)
+    return _answers(socket.AF_UNIX, path)
+
+
+def no_display():
+    """Why no window can be opened ("unset" or "stale"), or None if one can.
+
+    Not Linux: a window always opens. ``SDL_VIDEODRIVER=dummy``/``offscreen`` is
+    "unset" (headless asked for).
+    """
+    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
+        return "unset"
+    if not sys.platform.startswith("linux"):
+        return None
+    x11, wayland = os.environ.get("DISPLAY"), os.environ.get("WAYLAND_DISPLAY")
+    if not x11 and not wayland:
+        return "unset"
+    if (x11 and x_server_answers(x11)) or (wayland and wayland_answers(wayland)):
+        return None
+    return "stale"
 
 
 def parse_args(argv):
@@ -122,9 +181,16 @@ def main(argv=None):
 def _main(argv):
     args = parse_args(argv)
     auto_demo = False
-    if not args.headless and not args.window and not has_display():
-        print("make play: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so\n"
-              "the emulator runs headless: no window, virtual time (fast-forward).")
+    why = None if args.headless or args.window else no_display()
+    if why:
+        if why == "stale":
+            print("tools.emulate: %s is set but nothing answers there (a stale display?):"
+                  " no window, running headless" % _display_names(), file=sys.stderr,
+                  flush=True)
+        print("make play: no display found (%s), so\n"
+              "the emulator runs headless: no window, virtual time (fast-forward)."
+              % ("neither DISPLAY nor WAYLAND_DISPLAY is set" if why == "unset"
+                 else "%s does not answer" % _display_names()))
         args.headless = True
         if not args.script and not args.demo:
             auto_demo = True
@@ -135,19 +201,47 @@ def _main(argv):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     demo = args.demo or auto_demo
     if demo and args.headless:
-        args.frames = args.frames or os.path.join(DEMO_DIR, "frames")
-        args.gif = args.gif or os.path.join(DEMO_DIR, "demo.gif")
-        args.screenshot = args.screenshot or os.path.join(DEMO_DIR, "last.png")
-        if not args.log:
-            args.log = os.path.join(DEMO_DIR, "match.log")
-            if os.path.exists(args.log):
-                os.remove(args.log)  # --log appends; a demo's log is its own
-        if args.frames and os.path.isdir(args.frames):
-            for name in os.listdir(args.frames):  # frames of an earlier demo
-                if name.startswith("frame_") and name.endswith(".png"):
-                    os.remove(os.path.join(args.frames, name))
+        _demo_outputs(args, PLAY_DIR if auto_demo else DEMO_DIR)
     check_outputs(args)
+    frames_tmp = None
+    if args.gif and not args.frames:  # the GIF is made of frames: keep them meanwhile
+        frames_tmp = args.frames = tempfile.mkdtemp(prefix="emulate-frames-")
+    try:
+        return _run(args, demo, keep_frames=frames_tmp is None)
+    finally:
+        if frames_tmp:
+            shutil.rmtree(frames_tmp, ignore_errors=True)
 
+
+def _display_names():
+    """``DISPLAY=:1`` and/or ``WAYLAND_DISPLAY=wayland-0``, as set."""
+    return " and ".join("%s=%s" % (name, os.environ[name][:40])
+                        for name in ("DISPLAY", "WAYLAND_DISPLAY") if os.environ.get(name))
+
+
+def _demo_outputs(args, folder):
+    """A headless demo writes its frames, GIF, last screen and log into ``folder``."""
+    args.frames = args.frames or os.path.join(folder, "frames")
+    args.gif = args.gif or os.path.join(folder, "demo.gif")
+    args.screenshot = args.screenshot or os.path.join(folder, "last.png")
+    if not args.log:
+        args.log = os.path.join(folder, "match.log")
+        if os.path.exists(args.log):
+            os.remove(args.log)  # --log appends; a demo's log is its own
+    if os.path.isdir(args.frames):
+        for name in os.listdir(args.frames):  # frames of an earlier demo
+            if name.startswith("frame_") and name.endswith(".png"):
+                os.remove(os.path.join(args.frames, name))
+
+
+def _interpreter():
+    """This Python as a user types it (``.venv/bin/python`` from the repository)."""
+    path = os.path.relpath(sys.executable)
+    return sys.executable if path.startswith("..") else path
+
+
+def _run(args, demo, keep_frames=True):
+    """Load the script, run the firmware, write and list the outputs; exit status."""
     from tools.emulate import script as scripts
     from tools.emulate.demo import attract_seconds, make_gif
     from tools.emulate.keys import HELP_LINES
@@ -169,9 +263,14 @@ def _main(argv):
             until = events[-1][0] + SCRIPT_TAIL_MS
         else:
             until = HEADLESS_DEFAULT_MS
-    nvm = args.nvm if args.nvm is not None else (None if demo else default_path())
+    # Saved menu choices: only an interactive session uses them unless --nvm says.
+    interactive = not (demo or events or args.headless)
+    nvm = args.nvm if args.nvm is not None else (default_path() if interactive else None)
     if nvm == "none":
         nvm = None
+    if events and args.nvm is None:
+        print("menu: the firmware's defaults (a scripted run ignores saved choices;"
+              " --nvm PATH uses a file)")
 
     emu = Emulator(width=args.width, height=args.height, scale=args.scale,
                    virtual=args.headless, seed=args.seed, start=args.start_ticks,
@@ -186,9 +285,9 @@ def _main(argv):
             print("demo: CSPEED_ATTRACT_S=0 turns attract mode off: nothing will play")
         emu.every_loop.append(_stop_after_match)
     print("usb_cdc.data (the match log) is %s\n"
-          "  watch it:  python -m serial.tools.miniterm %s\n"
+          "  watch it:  %s -m serial.tools.miniterm %s\n"
           "  replay it: save it to a file, then tools/replay FILE"
-          % (emu.port.path, emu.port.path), flush=True)
+          % (emu.port.path, _interpreter(), emu.port.path), flush=True)
     if not args.headless:
         print("\n".join(HELP_LINES[2:]), flush=True)
     try:
@@ -201,10 +300,12 @@ def _main(argv):
         emu.close()
     print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
           % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
-    if args.frames:
+    if args.frames and keep_frames:
         print("frames: %d PNGs in %s" % (len(emu.frames), args.frames))
     if args.gif and emu.frames:
-        print("animated GIF: %s" % make_gif(emu.frames, args.gif))
+        print("animated GIF: %s (%d frames)" % (make_gif(emu.frames, args.gif), len(emu.frames)))
+    elif args.gif:
+        print("animated GIF: not written (nothing was drawn)")
     if args.screenshot:
         print("screenshot: %s" % args.screenshot)
     if args.log:

@@ -1,6 +1,6 @@
 """Refresh cost: the stock PyGameDisplay against :class:`.display.EmuDisplay`.
 
-``python -m tools.emulate.bench`` builds the firmware's table scene (320x240) on
+``.venv/bin/python -m tools.emulate.bench`` builds the firmware's table scene (320x240) on
 each display in turn, then times refreshes after one card changes. Prints ms.
 """
 

@@ -8,7 +8,8 @@ TileGrid reports its own rectangle, as on the device), renders each area into an
 exactly sized buffer, and pushes only those rectangles to the window.
 
 ``frame`` holds the panel's pixels 1:1 (what screenshots and PNG frames save); the
-window shows it scaled by ``scale`` (1 = pixel exact). Nothing is drawn from
+window shows it scaled by ``scale`` (1 = pixel exact), with the key legend (``legend``
+lines, :func:`.help.legend`) in a strip below it when a window is shown. Nothing is drawn from
 Blinka's background thread: pygame belongs to the main thread, and the firmware
 refreshes explicitly (``auto_refresh = False``).
 """
@@ -39,8 +40,10 @@ def rgb565_to_rgb(words, width, height):
 class EmuDisplay(PyGameDisplay):
     """A ``width x height`` panel shown ``scale`` times larger in a window."""
 
-    def __init__(self, width=320, height=240, scale=2, caption="California Speed"):
+    def __init__(self, width=320, height=240, scale=2, caption="California Speed", legend=()):
         self.scale = scale
+        self.legend_lines = tuple(legend)
+        self.legend = None  # pygame.Surface drawn under the panel, or None
         self.frame = None  # pygame.Surface, the panel 1:1
         self.changed = []  # pygame.Rects (panel pixels) drawn by the last refresh
         self.overlay = None  # a Surface shown over the window (F1 help), or None
@@ -52,9 +55,16 @@ class EmuDisplay(PyGameDisplay):
         pygame.display.init()
         pygame.display.set_caption(self._caption)
         size = (self.width * self.scale, self.height * self.scale)
+        if self.legend_lines:
+            from tools.emulate.help import legend
+
+            self.legend = legend(size[0], self.legend_lines, self.scale)
+            size = (size[0], size[1] + self.legend.get_height())
         self._pygame_screen = pygame.display.set_mode(size, self._flags)
         pygame.display.set_caption(self._caption)  # some SDL builds drop it before set_mode
         self.frame = pygame.Surface((self.width, self.height))
+        if self.legend is not None:
+            self.show_window()  # the legend strip; the panel follows with each refresh
 
     def _background(self):
         """Blinka's refresh thread: never draw from it (pygame is main-thread only)."""
@@ -131,7 +141,10 @@ class EmuDisplay(PyGameDisplay):
         screen = self._pygame_screen
         if screen is None:
             return
-        pygame.transform.scale(self.frame, screen.get_size(), screen)
+        panel = (self.width * self.scale, self.height * self.scale)
+        pygame.transform.scale(self.frame, panel, screen.subsurface((0, 0) + panel))
+        if self.legend is not None:
+            screen.blit(self.legend, (0, panel[1]))
         if self.overlay is not None:
             screen.blit(self.overlay, (0, 0))
         pygame.display.flip()

@@ -1,17 +1,38 @@
-"""The F1 help overlay: the key map drawn over the window (never into screenshots)."""
+"""What the window shows besides the panel (never in screenshots or frames).
+
+The F1 help overlay (the whole key map over the window) and the key legend, a strip
+under the panel that names each pad button's key, so the firmware's own words
+("1/2 move  3/4 change" in the menu) mean something at a keyboard.
+"""
 
 import pygame
 
 from tools.emulate.keys import HELP_LINES
 
+LEGEND_BG = (24, 24, 24)
+LEGEND_FG = (230, 230, 230)
 
-def _font(size, width):
-    """The largest monospace font (<= ``size`` px) whose widest help line fits ``width``."""
+
+def _font(size, width, lines=HELP_LINES):
+    """The largest monospace font (<= ``size`` px) whose widest line fits ``width``."""
     while True:
         font = pygame.font.SysFont("monospace", size)
-        if size <= 8 or max(font.size(line)[0] for line in HELP_LINES) <= width:
+        if size <= 8 or max(font.size(line)[0] for line in lines) <= width:
             return font
         size -= 1
+
+
+def legend(width, lines, scale=1):
+    """Return a ``width``-wide surface with ``lines``, one under the other."""
+    pygame.font.init()
+    margin = 2 * scale
+    font = _font(11 * scale, width - 2 * margin, lines)
+    step = font.get_linesize()
+    surface = pygame.Surface((width, len(lines) * step + 2 * margin))
+    surface.fill(LEGEND_BG)
+    for i, line in enumerate(lines):
+        surface.blit(font.render(line, True, LEGEND_FG), (margin, margin + i * step))
+    return surface
 
 
 def overlay(size):

@@ -53,6 +53,23 @@ HELP_LINES = (
 )
 
 
+def legend_lines():
+    """The key legend under the window: the pads' buttons named as the firmware names them.
+
+    The firmware's menu footer reads "1/2 move  3/4 change" and BUILD.md calls the
+    buttons near 1-4 and far 1-4, counted from each player's left; the legend says
+    which key is which button, derived from the same map the keyboard uses.
+    """
+    name = {logical: key for key, logical in logical_keys().items() if key not in START_KEYS}
+
+    def row(seat, first):
+        return " ".join(name[seat * 8 + button].upper() for button in range(first, first + 4))
+    return ("Pad buttons 1 2 3 4, from each player's left (menu: 1/2 move, 3/4 change)",
+            "A: near %s  far %s    B: near %s  far %s"
+            % (row(0, 0), row(0, 4), row(1, 0), row(1, 4)),
+            "START: Space or Enter (hold 1 s: menu)   F1: key map   Esc: quit")
+
+
 def button_of(seat, pos):
     """Return the pad button (0-7) of ``seat`` that presses table position ``pos``."""
     for button in range(8):

@@ -53,7 +53,7 @@ class Emulator:
 
             self.board = cpstubs.install(BOARD_ID)
         from tools.emulate import clock as clocks
-        from tools.emulate.keys import TITLE
+        from tools.emulate.keys import TITLE, legend_lines
         from tools.emulate.nvm import FileNVM
         from tools.emulate.port import PtyPort
         import displayio
@@ -61,7 +61,9 @@ class Emulator:
         self._pygame = pygame  # read every loop: looked up once
         self._supervisor = sys.modules["supervisor"]  # the stand-in whose clock we move
         displayio.release_displays()  # one display at a time (a previous session's)
-        self.display = EmuDisplay(width, height, scale, caption=TITLE)
+        # A window shows the key legend under the panel; headless, nobody sees it.
+        self.display = EmuDisplay(width, height, scale, caption=TITLE,
+                                  legend=() if virtual else legend_lines())
         self.board.configure(BOARD_ID, display=self.display)
 
         self.log_file = open(log_path, "ab") if log_path else None
