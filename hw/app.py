@@ -56,7 +56,9 @@ but preceded by a ``# attract`` comment line (the line just before its ``CSLOG 1
 header), so a host can tell a demo from a real match; the demo's log replays like
 any other. The first press of any button (either pad or START) ends the demo at
 once: ``# attract stopped (button)`` is logged, the title is shown, and that press
-(with anything read in the same pass) is not played and does not act on the title.
+(with anything read in the same pass) is not played and does not act on the title;
+a bot's press of the pass before, already logged, is judged (``game.finish()``), as
+the log's replay judges it at the log's end.
 Attract mode needs ``engine.bot``; without it the title just waits.
 
 Implementation Notes
@@ -573,6 +575,10 @@ class App:
 
     def stop_attract(self):
         """End the demo at once and show the title (a button was pressed)."""
+        # A bot's press of the last pass is logged but its tick not yet judged; the
+        # log's replay judges it at the log's end: so does the device, silently.
+        self.game.finish()
+        self.sound = SOUND_NONE
         self.log.comment(ATTRACT_STOP_TEXT)
         self.attract = False
         self.paused = False

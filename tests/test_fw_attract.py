@@ -1,5 +1,7 @@
 """Attract mode: an idle title turns into CPU vs CPU; any button returns to the title."""
 
+import pytest
+
 from fw_rig import Rig, key_for, replay, split_matches
 from hw import app as app_mod
 from hw import table_view as tv
@@ -142,3 +144,26 @@ def test_timeout_setting_held_start_silence_and_off_switches():
     app.attract_levels = ()  # what App(levels=()) gets without engine.bot
     rig.run(20000, dt=1000)
     assert app.mode == TITLE and not app.attract
+
+
+@pytest.mark.parametrize("gap", [0, 2])
+def test_a_cpu_press_pending_when_a_button_stops_the_demo_is_judged_as_logged(gap):
+    # A bot presses at the pass's time, after the game was advanced: its tick is judged
+    # on the next pass. When a button stops the demo in that next pass (``gap`` ms on;
+    # 0: a fast pass in the same ms), the press is already in the log, whose replay
+    # judges it at the log's end: the device must judge it too.
+    rig = Rig(start=START, seed=3)
+    app = rig.app
+    idle_into_attract(rig)
+    rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2, dt=20)
+    rig.run_until(lambda: rig.game.tick_n > 0, limit=30000, dt=10)  # a bot just pressed
+    pressed_at = rig.game.tick_t
+    assert log_lines(rig)[-1].startswith("press %d " % pressed_at)
+    rig.scanner.events.inject(key_for(0, 0), True, rig.now)  # read in the next pass
+    rig.step(gap)
+    assert app.mode == TITLE and not app.attract
+    device = list(rig.trace)  # no finish() here: what the device's engine decided
+    assert replay(split_matches(rig.log_text())[0]) == device
+    assert rig.game.tick_n == 0  # judged, not left pending
+    assert '"ev": "press", "t": %d,' % pressed_at in device[-2]
+    assert all(duty == 0 for _, duty in app.buzzer.pwm.history)  # the demo stays silent
