@@ -13,7 +13,8 @@ holds the players' stats (``Menu.record``).
 
 Items 0-5 (``values``) are the record's first six menu bytes, as before; the game and
 the row options (items 6-9, ``more``) are the record's added menu bytes
-(``hw.record.MORE``), so an older record loads with the 2x4 game and the row defaults.
+(``hw.record.MORE``, with four spare for another game's options: item 10 on), so an
+older record loads with the 2x4 game and the row defaults.
 :data:`ORDER` is the order the items are shown and walked in; the game is drawn as
 the menu's heading line.
 
@@ -195,8 +196,9 @@ class Menu:
             self.values[item] = value if value < len(self.choices[item]) else DEFAULTS[item]
         for i in range(MORE_ITEMS):
             value = record.more_value(i)
-            ok = value < len(self.choices[GAME + i])
-            self.more[i] = value if ok else MORE_DEFAULTS[i]
+            if GAME + i < len(self.choices) and value >= len(self.choices[GAME + i]):
+                value = MORE_DEFAULTS[i]
+            self.more[i] = value  # (a spare byte no item uses yet is kept as it is)
         if not self.visible(self.cursor):
             self.move(1)
         self.changes += 1
