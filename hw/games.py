@@ -49,7 +49,8 @@ class GridKind:
 
     KEY = "grid"
     NAME = "California Speed 2x4"
-    MODULES = ()  # engine.game, rules and bot are every game's base: always there
+    # engine.game, rules and bot stay: the other games' engines are built on them
+    MODULES = ("hw.table_view",)
     VARIATIONS = 1
 
     @staticmethod
