@@ -322,7 +322,7 @@ ROW_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
 ROW_MENU = ((6500, "START"), (7100, "START"), (7400, "A0"), (7550, "A0"), (7700, "A3"),
             (7850, "A3"), (8300, "START"))
 ROW_PRESS_FROM_MS, ROW_PRESS_TO_MS, ROW_PRESS_EVERY_MS = 10700, 13000, 150
-ROW_RUN_S = 14.0
+ROW_RUN_S = 14.8  # past the diag sample after the presses (every 3 s from the build)
 
 
 def row_script_text():
@@ -379,7 +379,8 @@ def test_row_game_allocates_nothing_per_frame_on_the_pico(row_session):
     stats = [r for r in row_session.diag if r["tag"] == "stats"]
     assert build and build[0]["free"] > 20000, row_session.diag
     last = stats[-1]
-    assert last["press_n"] > 0 and last["idle_n"] > 0  # both kinds of frame were measured
+    scripted = len(range(ROW_PRESS_FROM_MS, ROW_PRESS_TO_MS, ROW_PRESS_EVERY_MS))
+    assert last["press_n"] > scripted // 2 and last["idle_n"] > 0  # the GPIO presses' frames
     assert last["press_alloc"] == 0 and last["idle_alloc"] == 0, stats
     for record in row_session.diag:  # the figures, for the record (pytest -s)
         print("row game on the Pico: " + " ".join("%s=%s" % kv for kv in record.items()))
