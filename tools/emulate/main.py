@@ -156,17 +156,27 @@ class Emulator:
         self.app = app
         self.keyboard = Keyboard(app.buttons.scanner)
         firmware_step = app.step
+        write = None
+        if self.trace_path:
+            out = open(self.trace_path, "w", encoding="utf-8")
+            write = lambda text: (out.write(text + "\n"), out.flush())  # noqa: E731
+        traced = [None]
+
+        def follow():
+            # The tracer chains onto the firmware's own sink: both see every event. A
+            # match of another game has a new engine (hw.games): trace that one on.
+            if write is not None and app.game is not traced[0]:
+                from engine.trace import Tracer
+
+                traced[0] = app.game
+                Tracer(app.game, write)
 
         def step(now):
             firmware_step(now)
+            follow()
             self._between_loops()
         app.step = step  # hw.main.run reads app.step after build()
-        if self.trace_path:
-            from engine.trace import Tracer
-
-            out = open(self.trace_path, "w", encoding="utf-8")
-            # The tracer chains onto the firmware's own sink: both see every event.
-            Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
+        follow()
 
     # ------------------------------------------------------- between two loops
 
