@@ -3,7 +3,9 @@
 No drawing and no buttons here: ``hw.menu_view`` draws a :class:`Menu`, ``hw.app``
 moves it. The options are players (2 humans, or 1 player vs CPU when
 ``engine.bot`` is installed), the CPU level, match length (best of 1/3/5), tie
-policy, penalty and hints. :meth:`Menu.rules` returns the ``engine.rules.Rules``
+policy, penalty and hints; the last item, "Button test", is an action, not a
+choice: START on it opens the button test mode (``hw.button_test``), and it is not
+saved. :meth:`Menu.rules` returns the ``engine.rules.Rules``
 the match is played (and logged) with. The choices survive a power cycle in the
 power-cut-safe record of ``hw.record`` (:meth:`save` / :meth:`load`), which also
 holds the players' stats (``Menu.record``).
@@ -24,8 +26,9 @@ MATCH = 2
 TIES = 3
 PENALTY = 4
 HINTS = 5
+BUTTON_TEST = 6  # an action (START opens the button test), not a saved choice
 
-LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints")
+LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Button test")
 WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
@@ -56,8 +59,11 @@ class Menu:
             ("replay", "coin toss"),
             ("off", "250 ms", "500 ms", "1 s"),
             ("off", "on"),
+            ("START",),
         )
-        self.values = bytearray(DEFAULTS)
+        self.values = bytearray(len(LABELS))  # the saved choices, then the action's 0
+        for item, value in enumerate(DEFAULTS):
+            self.values[item] = value
         self.record = Record(DEFAULTS)
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
@@ -98,6 +104,10 @@ class Menu:
     def level(self):
         """Return the CPU level index (into ``engine.bot.LEVEL_NAMES``)."""
         return self.values[LEVEL]
+
+    def on_button_test(self):
+        """Return True if the cursor is on "Button test" (START opens it)."""
+        return self.cursor == BUTTON_TEST
 
     def hints(self):
         """Return True if coverable positions are highlighted."""

@@ -89,8 +89,11 @@ class MenuView:
                          (margin, self.top + row * line), LEFT)
             self.lines.append(field)
             self.group.append(field.group)
-        _text(glyphs, TITLE, gfx.GOLD, 1, False,
-              (width // 2, max(self.top - line - 4, line // 2 + 2 + line)), self.group)
+        title_y = max(self.top - line - 4, line // 2 + 2 + line)
+        self.title = None  # no room on a short screen (240x135 with seven options)
+        if title_y + gfx.GLYPH_H // 2 < self.top - gfx.GLYPH_H // 2:
+            self.title = _text(glyphs, TITLE, gfx.GOLD, 1, False, (width // 2, title_y),
+                               self.group)
         _text(glyphs, MENU_HELP, gfx.DIM, 1, False, (width // 2, help_y), self.group)
         if not menu.levels:
             _text(glyphs, CPU_MISSING, gfx.DIM, 1, False,

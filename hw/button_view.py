@@ -1,0 +1,157 @@
+"""The button test screen: both pads as they sit on the table, START, counts, how to leave.
+
+Drawn as a player at seat A sees the handheld: pad B at the top, upside down (its
+near row along the top edge, its texts turned for B), pad A at the bottom (near row
+along the bottom edge), each row left to right as on the pad; START on the right of
+the middle band, as in docs/BUILD.md's layout, with the title and how to leave on
+its left. Each button is a box with two lines: its name and the pin the profile
+wired it to (``n1 GP0``), and its press count with its bounces (``12 b0``, red once a
+bounce was seen). The box is grey until the button is first pressed, green after,
+and gold while it is held.
+
+Implementation Notes
+--------------------
+
+Built when the mode is entered and dropped when it is left (``hw.app``), like every
+screen; imported only then. Per frame, :meth:`ButtonView.update` redraws only the
+boxes of keys that changed (palette entries and tile indices of ``hw.text.Text``
+fields, numbers written digit by digit) and the hold-to-leave countdown: 0 B.
+
+**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``; shows a
+``hw.button_test.ButtonTest``.
+"""
+
+import displayio
+
+from hw import gfx
+from hw.profiles import KEY_START
+from hw.text import LEFT, Text
+
+TITLE = b"BUTTON TEST"
+HELP = b"Hold START 2 s to leave"
+HOLDING = b"Keep holding START: "
+
+UNTESTED = 0x3A3A3A  # never pressed yet
+TESTED = 0x1F7A3F  # pressed at least once
+HELD = gfx.GOLD  # held now
+BOUNCED = 0xFF7070  # the count line once a bounce was seen
+CELL_COLS = 9  # text columns of a pad button's box ("f4 GP15", "9999 b999")
+START_COLS = 10  # "START GP22"
+MID_H = 2 * gfx.GLYPH_H + 6  # the middle band: title and help, START's box
+ROW_MAX = 46  # a pad row's height, at most
+PAD = 2  # between boxes
+
+
+class _Cell:
+    """One key's box: a solid panel and two text lines."""
+
+    def __init__(self, group, glyphs, x, y, w, h, cols, flip, name):
+        box, self.fill = gfx.panel(x, y, w, h, UNTESTED, cell=2)
+        group.append(box)
+        cx = x + w // 2
+        cy = y + h // 2
+        half = gfx.GLYPH_H // 2
+        sign = -1 if flip else 1  # the reader's top line is below for B
+        self.name = Text(glyphs, cols, gfx.TEXT, 1, flip, (0.5, 0.5), (cx, cy - sign * half))
+        self.name.set(name[:cols])
+        self.count = Text(glyphs, cols, gfx.DIM, 1, flip, (0.5, 0.5), (cx, cy + sign * half),
+                          LEFT)
+        group.append(self.name.group)
+        group.append(self.count.group)
+        self.cols = cols
+
+    def show(self, held, tested, presses, bounces):
+        """Colour and counts (ints and constant bytes only)."""
+        fill = HELD if held else (TESTED if tested else UNTESTED)
+        if self.fill[0] != fill:
+            self.fill[0] = fill
+        ink = gfx.BLACK if held else gfx.TEXT
+        if self.name.palette[1] != ink:
+            self.name.palette[1] = ink
+        count_ink = gfx.BLACK if held else (BOUNCED if bounces else gfx.DIM)
+        if self.count.palette[1] != count_ink:
+            self.count.palette[1] = count_ink
+        count = self.count
+        count.number(0, presses, 4)
+        count.put(4, 32)
+        count.put(5, 98)  # "b"
+        count.number(6, bounces, count.width - 6)
+
+
+def cell_name(test, key):
+    """The box's first line: ``n1 GP0`` (``START GP22``)."""
+    label = test.labels[key]
+    short = label if key == KEY_START else label[1:]
+    return short + b" " + test.pins[key]
+
+
+class ButtonView:
+    """The button test screen (see the module doc)."""
+
+    def __init__(self, width, height, glyphs, test):
+        self.test = test
+        self.group = displayio.Group()
+        background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
+        self.group.append(background)
+        col_w = width // 4
+        row_h = min(ROW_MAX, (height - MID_H) // 4)
+        top = (height - 4 * row_h - MID_H) // 2
+        cols = min(CELL_COLS, (col_w - PAD) // gfx.GLYPH_W)
+        self.cells = [None] * len(test.labels)
+        # Rows top to bottom: B near, B far, (middle), A far, A near.
+        for seat in range(2):
+            for button in range(8):
+                key = seat * 8 + button
+                far = button >= 4
+                if seat == 0:
+                    row = 2 if far else 3
+                    col = button & 3
+                else:
+                    row = 1 if far else 0
+                    col = 3 - (button & 3)  # B's left is A's right
+                y = top + row * row_h + (MID_H if row >= 2 else 0)
+                self.cells[key] = _Cell(self.group, glyphs, col * col_w + PAD // 2,
+                                        y + PAD // 2, col_w - PAD, row_h - PAD, cols,
+                                        seat == 1, cell_name(test, key))
+        mid = top + 2 * row_h
+        start_w = max(col_w, START_COLS * gfx.GLYPH_W + 2 * PAD)
+        start_x = width - start_w
+        self.cells[KEY_START] = _Cell(self.group, glyphs, start_x + PAD // 2, mid + PAD // 2,
+                                      start_w - PAD, MID_H - PAD, START_COLS, False,
+                                      cell_name(test, KEY_START))
+        text_cols = max(8, (start_x - 2 * PAD) // gfx.GLYPH_W)
+        left = PAD + 2
+        self.title = Text(glyphs, text_cols, gfx.GOLD, 1, False, (0.0, 0.5),
+                          (left, mid + MID_H // 2 - gfx.GLYPH_H // 2 - 1), LEFT)
+        self.title.set(TITLE)
+        self.help = Text(glyphs, text_cols, gfx.TEXT, 1, False, (0.0, 0.5),
+                         (left, mid + MID_H // 2 + gfx.GLYPH_H // 2 + 1), LEFT)
+        self.help.set(HELP)
+        self.group.append(self.title.group)
+        self.group.append(self.help.group)
+        self.changes = -1
+        self.left_shown = -2  # the countdown shown (-1: the help line)
+        for key in range(len(self.cells)):
+            test.dirty[key] = 1
+
+    def update(self, now):
+        """Redraw the keys that changed and the hold-to-leave countdown."""
+        test = self.test
+        if test.changes != self.changes:
+            self.changes = test.changes
+            dirty = test.dirty
+            for key in range(len(dirty)):
+                if dirty[key]:
+                    dirty[key] = 0
+                    self.cells[key].show(test.down[key], test.tested[key],
+                                         test.presses[key], test.bounces[key])
+        left = test.hold_left(now)
+        if left >= 0:
+            left = (left + 999) // 1000  # whole seconds, rounded up
+        if left != self.left_shown:
+            self.left_shown = left
+            if left < 0:
+                self.help.set(HELP)
+            else:
+                self.help.write(0, HOLDING, True)
+                self.help.number(len(HOLDING), left, 1)
