@@ -5,8 +5,8 @@ near row along the top edge, its texts turned for B), pad A at the bottom (near 
 along the bottom edge), each row left to right as on the pad; START on the right of
 the middle band, as in docs/BUILD.md's layout, with the title and how to leave on
 its left. Each button is a box with two lines: its name and the pin the profile
-wired it to (``n1 GP0``), and its press count with its bounces (``12 b0``, red once a
-bounce was seen). The box is grey until the button is first pressed, green after,
+wired it to (``n1 GP0``), and its press count with its bounces (``12 b0``: 12
+presses, no bounce; red once a bounce was seen). The box is grey until the button is first pressed, green after,
 and gold while it is held.
 
 Implementation Notes
@@ -72,10 +72,19 @@ class _Cell:
         if self.count.palette[1] != count_ink:
             self.count.palette[1] = count_ink
         count = self.count
-        count.number(0, presses, 4)
-        count.put(4, 32)
-        count.put(5, 98)  # "b"
-        count.number(6, bounces, count.width - 6)
+        n = _digits(presses)
+        count.number(0, presses, n)
+        count.put(n, 32)
+        count.put(n + 1, 98)  # "b"
+        count.number(n + 2, bounces, count.width - n - 2)  # and blanks after it
+
+
+def _digits(value):
+    n = 1
+    while value >= 10:
+        value //= 10
+        n += 1
+    return n
 
 
 def cell_name(test, key):
