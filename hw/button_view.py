@@ -28,6 +28,7 @@ from hw.profiles import KEY_START
 from hw.text import LEFT, Text
 
 TITLE = b"BUTTON TEST"
+LEGEND = b"bN: bounces"  # beside the title: "12 b0" is 12 presses, no bounce
 HELP = b"Hold START 2 s to leave"
 HOLDING = b"Keep holding START: "
 
@@ -130,9 +131,14 @@ class ButtonView:
                                       cell_name(test, KEY_START))
         text_cols = max(8, (start_x - 2 * PAD) // gfx.GLYPH_W)
         left = PAD + 2
-        self.title = Text(glyphs, text_cols, gfx.GOLD, 1, False, (0.0, 0.5),
+        self.title = Text(glyphs, len(TITLE), gfx.GOLD, 1, False, (0.0, 0.5),
                           (left, mid + MID_H // 2 - gfx.GLYPH_H // 2 - 1), LEFT)
         self.title.set(TITLE)
+        legend_x = left + (len(TITLE) + 2) * gfx.GLYPH_W
+        self.legend = Text(glyphs, len(LEGEND), gfx.DIM, 1, False, (0.0, 0.5),
+                           (legend_x, mid + MID_H // 2 - gfx.GLYPH_H // 2 - 1), LEFT)
+        self.legend.set(LEGEND)
+        self.group.append(self.legend.group)
         self.help = Text(glyphs, text_cols, gfx.TEXT, 1, False, (0.0, 0.5),
                          (left, mid + MID_H // 2 + gfx.GLYPH_H // 2 + 1), LEFT)
         self.help.set(HELP)

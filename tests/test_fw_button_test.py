@@ -244,7 +244,7 @@ def test_screen_fits_every_panel(size):
             assert 0 <= g.x and g.x + text.pixel_width <= size[0]
             assert 0 <= g.y and g.y + text.pixel_height <= size[1]
             boxes.append((g.x, g.y, g.x + text.pixel_width, g.y + text.pixel_height))
-    for text in (view.title, view.help):
+    for text in (view.title, view.legend, view.help):
         g = text.group
         boxes.append((g.x, g.y, g.x + len(text.text) * 6, g.y + text.pixel_height))
     for i, a in enumerate(boxes):  # no two texts overlap

@@ -46,7 +46,7 @@ class Emulator:
 
     def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
                  start=None, nvm_path=None, log_path=None, frames_dir=None,
-                 until_ms=None, trace_path=None):
+                 until_ms=None, trace_path=None, hold_start_ms=None):
         with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
             from tools import cpstubs
             from tools.emulate.display import EmuDisplay
@@ -77,6 +77,7 @@ class Emulator:
         self.until_ms = until_ms
         self.frames_dir = frames_dir
         self.trace_path = trace_path
+        self.hold_start_ms = hold_start_ms  # START held from power-on this long (button test)
         self.frames = []  # (elapsed ms, path) of PNG frames written
         self.app = None  # the firmware's hw.app.App, once built
         self.keyboard = None
@@ -123,6 +124,7 @@ class Emulator:
             return name, app
 
         self._supervisor.set_ticks(self.now)
+        self._start_held_at_power_on()
         hw.main.build = build_and_keep
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
@@ -135,6 +137,24 @@ class Emulator:
             if self.log_file is not None:
                 self.log_file.flush()
         return self.app
+
+    def _start_held_at_power_on(self):
+        """START down before the firmware makes its scanner: ``hold_start_ms``, or a
+        person holding Space/Enter as the window opens (the button test mode)."""
+        from hw.profiles import KEY_START
+        from tools.emulate.keys import START_KEYS
+
+        keypad = sys.modules["keypad"]
+        held = self.hold_start_ms is not None
+        if not held and not self.clock.virtual:
+            self._pygame.event.pump()
+            pressed = self._pygame.key.get_pressed()
+            held = any(pressed[self._pygame.key.key_code(name)] for name in START_KEYS)
+        if held:
+            keypad.held_at_start.add(KEY_START)
+        if self.hold_start_ms is not None:
+            self.schedule(self.hold_start_ms,
+                          lambda emu: emu.keyboard.scanner.release(KEY_START, emu.now))
 
     def close(self):
         """Release the window, the serial port and the log file."""
@@ -152,6 +172,7 @@ class Emulator:
         from tools.emulate.keys import Keyboard
 
         self.app = app
+        sys.modules["keypad"].held_at_start.clear()  # the scanner is made: power-on is over
         self.keyboard = Keyboard(app.buttons.scanner)
         firmware_step = app.step
 
