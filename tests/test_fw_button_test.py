@@ -260,3 +260,25 @@ def test_matrix_profile_names_rows_and_columns():
     assert test.pins[0] == b"A0/D5" and test.pins[KEY_START] == b"A2/D11"
     test.key(KEY_START, True, 123456)
     assert bytes(written[-1]) == b"btn START A2/D11 down t=123456 presses=1 bounces=0\n"
+
+
+def test_emulator_button_test_option_holds_start_from_power_on(tmp_path):
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    script = tmp_path / "keys.txt"
+    script.write_text("2000 tap A0\n")  # A's key over table position 0: pad A near 1
+    env = dict(os.environ, PYTHONPATH=str(root), SDL_VIDEODRIVER="dummy",
+               SDL_AUDIODRIVER="dummy")
+    run = subprocess.run([sys.executable, "-m", "tools.emulate", "--headless", "--nvm", "none",
+                          "--button-test", "--script", str(script), "--until", "2500"],
+                         cwd=str(root), env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = [fields(l) for l in run.stdout.splitlines()
+             if l.startswith("btn ") and not l.startswith("btn test")]
+    assert "btn test on" in run.stdout
+    assert [(l["key"], l["state"]) for l in lines] == \
+        [("START", "down"), ("START", "up"), ("An1", "down"), ("An1", "up")]
+    assert 1400 <= lines[1]["t"] - lines[0]["t"] <= 1600  # held 1.5 s from power-on
