@@ -66,8 +66,7 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
     p.add_argument("--button-test", action="store_true",
                    help="hold START at power-on for %d ms: the firmware opens its button test"
-                        " mode (in a window, holding Space as it opens does the same)"
-                        % BUTTON_TEST_HOLD_MS)
+                        " mode" % BUTTON_TEST_HOLD_MS)
     p.add_argument("--start-ticks", type=int, metavar="T",
                    help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
     args = p.parse_args(argv)

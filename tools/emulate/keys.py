@@ -49,7 +49,7 @@ HELP_LINES = (
     "      B: P/; up, O/L down, I/K -, U/J +",
     "Menu 'Players': 1 player vs CPU (B is the CPU; pick its level)",
     "20 s idle on the title: demo (CPU vs CPU); any key: back",
-    "Button test: menu 'Button test' + START, or hold Space at launch",
+    "Button test: menu 'Button test' + START (or start with --button-test)",
     "F1: this help     Esc or close: quit",
 )
 

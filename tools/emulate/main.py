@@ -139,22 +139,20 @@ class Emulator:
         return self.app
 
     def _start_held_at_power_on(self):
-        """START down before the firmware makes its scanner: ``hold_start_ms``, or a
-        person holding Space/Enter as the window opens (the button test mode)."""
-        from hw.profiles import KEY_START
-        from tools.emulate.keys import START_KEYS
+        """``hold_start_ms``: START is down before the firmware makes its scanner, and
+        released that long into the session (the button test mode, ``--button-test``).
 
-        keypad = sys.modules["keypad"]
-        held = self.hold_start_ms is not None
-        if not held and not self.clock.virtual:
-            self._pygame.event.pump()
-            pressed = self._pygame.key.get_pressed()
-            held = any(pressed[self._pygame.key.key_code(name)] for name in START_KEYS)
-        if held:
-            keypad.held_at_start.add(KEY_START)
-        if self.hold_start_ms is not None:
-            self.schedule(self.hold_start_ms,
-                          lambda emu: emu.keyboard.scanner.release(KEY_START, emu.now))
+        A person holding Space as the window opens cannot be seen here: SDL reports
+        only modifier keys already held when a window gets the focus; the keyboard's
+        auto-repeat, if on, delivers Space to the new window as a fresh press.
+        """
+        if self.hold_start_ms is None:
+            return
+        from hw.profiles import KEY_START
+
+        sys.modules["keypad"].held_at_start.add(KEY_START)
+        self.schedule(self.hold_start_ms,
+                      lambda emu: emu.keyboard.scanner.release(KEY_START, emu.now))
 
     def close(self):
         """Release the window, the serial port and the log file."""
