@@ -34,10 +34,10 @@ Implementation Notes
 Allocation: the labels, the pins' names and the console line's buffer are made when
 the mode is entered (the screen is being built: allowed). Per event, the line is
 written into a preallocated ``bytearray`` (digits by hand) and handed to the console
-as one of the ``memoryview`` slices made up front, one per line length, through a
-``write`` method looked up once: no ``str`` is made, and ``sys.stdout.write`` of a
-buffer allocates nothing on CircuitPython (measured: ``tests/mpy`` and
-``tools/picosim``). The counts are small ints in lists. This module is imported only
+as ``write(buffer, length)`` (a stream's ``write`` takes a length: no slice, no
+``str``) through a ``write`` method looked up once (a bound method made per call
+would be 16 B): 0 B on CircuitPython and MicroPython (measured:
+``tests/mpy/vm_button_test_alloc.py`` in both VMs, and ``tools/picosim``). The counts are small ints in lists. This module is imported only
 while the mode is shown; ``hw.app`` forgets it when the mode is left.
 
 **Software and Dependencies:** ``sys`` (``stdout``); ``engine.ticks``; ``hw.pads``
@@ -82,15 +82,15 @@ def pin_labels(wiring):
 
 
 def console_writer():
-    """Return a ``write(bytes-like)`` for the serial console, looked up once.
+    """Return ``write(buffer, length)`` for the serial console, looked up once.
 
-    On CircuitPython ``sys.stdout.write`` takes a buffer (``\\n`` becomes ``\\r\\n`` on
-    the way out) and allocates nothing; CPython's text stream needs a ``str`` (the
-    desktop emulator and the tests, where allocation does not matter).
+    On CircuitPython ``sys.stdout.write`` takes a buffer and a length (``\\n`` becomes
+    ``\\r\\n`` on the way out) and allocates nothing; CPython's text stream needs a
+    ``str`` (the desktop emulator and the tests, where allocation does not matter).
     """
     if sys.implementation.name in ("circuitpython", "micropython"):
         return sys.stdout.write
-    return lambda data: sys.stdout.write(bytes(data).decode("ascii"))
+    return lambda data, n: sys.stdout.write(bytes(data[:n]).decode("ascii"))
 
 
 class ButtonTest:
@@ -113,8 +113,6 @@ class ButtonTest:
         self.start_at = 0
         self.leave = False  # START was held EXIT_MS: the app leaves the mode
         self.line = bytearray(LINE_MAX)
-        whole = memoryview(self.line)
-        self.views = tuple(whole[:n] for n in range(LINE_MAX + 1))
         self._say_enter()
         if held_since is not None:  # START held since power-on: down, but not "leave"
             self.key(KEY_START, True, held_since)
@@ -149,7 +147,7 @@ class ButtonTest:
         if self.down[KEY_START] and self.exit_armed and not self.leave and \
                 ticks_diff(now, self.start_at) >= EXIT_MS:
             self.leave = True
-            self.write(LEAVE_TEXT)
+            self.write(LEAVE_TEXT, len(LEAVE_TEXT))
         return self.leave
 
     def hold_left(self, now):
@@ -193,10 +191,10 @@ class ButtonTest:
         n = self._put(n, b" bounces=")
         n = self._number(n, self.bounces[key])
         self.line[n] = 10  # "\n"
-        self.write(self.views[n + 1])
+        self.write(self.line, n + 1)
 
     def _say_enter(self):
         n = self._put(0, ENTER_TEXT)
         n = self._number(n, BOUNCE_MS)
         n = self._put(n, b" ms\n")
-        self.write(self.views[n])
+        self.write(self.line, n)

@@ -41,13 +41,16 @@ START_COLS = 10  # "START GP22"
 MID_H = 2 * gfx.GLYPH_H + 6  # the middle band: title and help, START's box
 ROW_MAX = 46  # a pad row's height, at most
 PAD = 2  # between boxes
+BOX_CELL = 2  # a box is a 1-bit bitmap of BOX_CELL x BOX_CELL pixels per bit
 
 
 class _Cell:
     """One key's box: a solid panel and two text lines."""
 
-    def __init__(self, group, glyphs, x, y, w, h, cols, flip, name):
-        box, self.fill = gfx.panel(x, y, w, h, UNTESTED, cell=2)
+    def __init__(self, group, glyphs, solid, x, y, w, h, cols, flip, name):
+        self.fill = gfx.palette(UNTESTED)
+        box = displayio.Group(scale=BOX_CELL, x=x, y=y)  # the shared bitmap, scaled
+        box.append(displayio.TileGrid(solid, pixel_shader=self.fill))
         group.append(box)
         cx = x + w // 2
         cy = y + h // 2
@@ -108,6 +111,9 @@ class ButtonView:
         top = (height - 4 * row_h - MID_H) // 2
         cols = min(CELL_COLS, (col_w - PAD) // gfx.GLYPH_W)
         self.cells = [None] * len(test.labels)
+        box_w = col_w - PAD
+        box_h = row_h - PAD
+        solid = gfx.solid((box_w + 1) // BOX_CELL, (box_h + 1) // BOX_CELL)  # all pad boxes
         # Rows top to bottom: B near, B far, (middle), A far, A near.
         for seat in range(2):
             for button in range(8):
@@ -120,15 +126,16 @@ class ButtonView:
                     row = 1 if far else 0
                     col = 3 - (button & 3)  # B's left is A's right
                 y = top + row * row_h + (MID_H if row >= 2 else 0)
-                self.cells[key] = _Cell(self.group, glyphs, col * col_w + PAD // 2,
-                                        y + PAD // 2, col_w - PAD, row_h - PAD, cols,
+                self.cells[key] = _Cell(self.group, glyphs, solid, col * col_w + PAD // 2,
+                                        y + PAD // 2, box_w, box_h, cols,
                                         seat == 1, cell_name(test, key))
         mid = top + 2 * row_h
         start_w = max(col_w, START_COLS * gfx.GLYPH_W + 2 * PAD)
         start_x = width - start_w
-        self.cells[KEY_START] = _Cell(self.group, glyphs, start_x + PAD // 2, mid + PAD // 2,
-                                      start_w - PAD, MID_H - PAD, START_COLS, False,
-                                      cell_name(test, KEY_START))
+        start_solid = gfx.solid((start_w - PAD + 1) // BOX_CELL, (MID_H - PAD + 1) // BOX_CELL)
+        self.cells[KEY_START] = _Cell(self.group, glyphs, start_solid, start_x + PAD // 2,
+                                      mid + PAD // 2, start_w - PAD, MID_H - PAD, START_COLS,
+                                      False, cell_name(test, KEY_START))
         text_cols = max(8, (start_x - 2 * PAD) // gfx.GLYPH_W)
         left = PAD + 2
         self.title = Text(glyphs, len(TITLE), gfx.GOLD, 1, False, (0.0, 0.5),

@@ -256,10 +256,11 @@ def test_matrix_profile_names_rows_and_columns():
     from hw.button_test import ButtonTest
 
     written = []
-    test = ButtonTest(PROFILES["feather_esp32s3_tft"]["buttons"], write=written.append)
+    test = ButtonTest(PROFILES["feather_esp32s3_tft"]["buttons"],
+                      write=lambda data, n: written.append(bytes(data[:n])))
     assert test.pins[0] == b"A0/D5" and test.pins[KEY_START] == b"A2/D11"
     test.key(KEY_START, True, 123456)
-    assert bytes(written[-1]) == b"btn START A2/D11 down t=123456 presses=1 bounces=0\n"
+    assert written[-1] == b"btn START A2/D11 down t=123456 presses=1 bounces=0\n"
 
 
 def test_emulator_button_test_option_holds_start_from_power_on(tmp_path):
