@@ -71,6 +71,15 @@ the game chosen in the menu, one variation after another (``VARIATIONS`` of its
 kind: the row game's defaults, then suit match, rank or suit, three piles, six
 piles, redeal two).
 
+Button test mode (``hw.button_test``, ``hw.button_view``): the menu's "Button test"
+item with START, or START held while the handheld starts. On its first pass the app
+rescans the keys (``Buttons.rescan``: a keypad scanner made while a key is held
+reports nothing for that key until then), so a START held at power-on is read as a
+press; if that press is stamped within :data:`BOOT_HOLD_MS` of the first pass and
+START is still held at the long press (1 s), the mode opens (a quick tap there opens
+the menu as usual). In the mode every key event goes to the test (lit, counted,
+printed on the console) and nothing else; holding START 2 s returns to the menu.
+
 Implementation Notes
 --------------------
 
@@ -106,13 +115,15 @@ GAME = 3  # a game is being played
 RESULT = 4  # a game has ended: its result is shown
 DONE = 5  # the match has been won
 STATS = 6  # the stats screen (START held in the menu)
-MODE_NAMES = ("title", "menu", "ready", "game", "result", "done", "stats")
+BUTTONS = 7  # the button test mode (hw.button_test)
+MODE_NAMES = ("title", "menu", "ready", "game", "result", "done", "stats", "buttons")
 
 READY_MS = 1500
 RESULT_MS = 2500
 GO_MS = 800
 LONG_PRESS_MS = 1000
 CLOCK_EVERY_MS = 5000
+BOOT_HOLD_MS = 300  # START read down this soon after the first pass: held at power-on
 
 OVERFLOW_TEXT = b"keypad queue overflowed: presses were lost"  # bytes: logged without allocating
 ABANDON_TEXT = b"match abandoned (START held)"
@@ -124,6 +135,7 @@ TITLE_SCREEN = 0
 MENU_SCREEN = 1
 TABLE_SCREEN = 2
 STATS_SCREEN = 3
+BUTTONS_SCREEN = 4
 
 # Attract mode (CPU vs CPU on an idle title screen).
 ATTRACT_MS = 20000  # idle time on the title before the demo starts (0: never)
@@ -212,6 +224,11 @@ class App:
         self.collects = 0  # gc.collect() calls (two per screen change)
         self.late = 0  # this pass's time: past every human press handed to the engine
         self.last = -1  # the time of the last pass (-1: none yet)
+        self.button_test = None  # hw.button_test.ButtonTest while the mode is shown
+        self.test_from_boot = False  # the button test was entered with START held from power-on
+        self.start_at_boot = False  # the START held now was down at power-on
+        self.booting = True  # the first pass is still to come (it rescans the keys)
+        self.boot_until = 0  # a START press stamped before this is "held at power-on"
         self._show(TITLE)
 
     # ---------------------------------------------------------------- the loop
@@ -220,8 +237,12 @@ class App:
         """One turn of the main loop at ``now`` (see the module docstring)."""
         if self.last >= 0 and ticks_diff(now, self.last) < 0:
             now = self.last  # the last pass ran up to 1 ms ahead: never go back
+        if self.booting:
+            self._boot(now)
         self.late = now
         self._read_buttons(now)
+        if self.boot_until and ticks_diff(now, self.boot_until) >= 0:
+            self.boot_until = 0  # closed for good (no wrap back days later)
         now = self.late  # past every press just handed to the engine: judged now
         self.last = now
         if self.start_down and not self.start_long and \
@@ -236,6 +257,9 @@ class App:
             self._title_idle(now)
         elif self.mode == STATS:
             self.reset_gesture.tick(now)
+        elif self.mode == BUTTONS:
+            if self.button_test.tick(now):  # START held 2 s
+                self._show(MENU)
         self._draw(now)
         if self.sound:
             if not self.attract:  # the demo plays silently
@@ -256,6 +280,12 @@ class App:
                     woke = True
                     self.stop_attract()
                 continue
+            if self.mode == BUTTONS:
+                self.button_test.key(key, buttons.pressed, buttons.timestamp)
+                continue
+            if key == KEY_START and buttons.pressed:  # down at power-on (rescanned)?
+                self.start_at_boot = bool(self.boot_until) and \
+                    ticks_diff(buttons.timestamp, self.boot_until) < 0
             if self.mode == TITLE:
                 self.idle_from = -1
             if self.mode == STATS:
@@ -402,6 +432,17 @@ class App:
         return self.view if self.screen == STATS_SCREEN else None
 
     @property
+    def button_view(self):
+        """The button test's view while it is shown, else None."""
+        return self.view if self.screen == BUTTONS_SCREEN else None
+
+    @property
+    def button_presses(self):
+        """Press events read by the button test mode while it is shown (for ``hw.diag``)."""
+        test = self.button_test
+        return 0 if test is None else test.events
+
+    @property
     def table(self):
         """The game table's view while it is shown, else None."""
         return self.view if self.screen == TABLE_SCREEN else None
@@ -452,6 +493,9 @@ class App:
 
             self.reset_gesture = ResetGesture()
             self.start_down = False  # the held START's release is the stats screen's
+        elif mode == BUTTONS:
+            screen = BUTTONS_SCREEN
+            self.start_down = False  # START's events are the test's now
         else:
             screen = TABLE_SCREEN
         if screen != self.screen:
@@ -467,6 +511,10 @@ class App:
             self.reset_gesture = None
             _forget("hw.stats_view")  # their code goes with their screen
             _forget("hw.stats_screen")
+        if self.screen == BUTTONS_SCREEN and screen != BUTTONS_SCREEN:
+            self.button_test = None
+            _forget("hw.button_view")
+            _forget("hw.button_test")
         self.screen = NO_SCREEN
         gc.collect()
         width = display.width
@@ -480,6 +528,13 @@ class App:
 
             view = StatsView(width, height, self.menu.record, self.menu.levels,
                              self.reset_gesture, self.glyphs)
+        elif screen == BUTTONS_SCREEN:
+            from hw.button_test import ButtonTest  # only while shown (see _build's start)
+            from hw.button_view import ButtonView
+
+            self.button_test = ButtonTest(getattr(self.buttons, "wiring", None),
+                                          self.start_at if self.test_from_boot else None)
+            view = ButtonView(width, height, self.glyphs, self.button_test)
         else:
             kind = self.kind
             if self.card_tiles is None:
@@ -507,11 +562,31 @@ class App:
         if mode == TITLE or mode == DONE:
             self._show(MENU)
         elif mode == MENU:
-            self.begin_match(now)
+            if self.menu.on_button_test():
+                self._enter_button_test(False)
+            else:
+                self.begin_match(now)
         else:
             self.paused = not self.paused
 
+    def _boot(self, now):
+        """The first pass: rescan the keys, so a START held at power-on reports a press."""
+        self.booting = False
+        rescan = getattr(self.buttons, "rescan", None)
+        if rescan is not None:
+            rescan()
+            self.boot_until = ticks_add(now, BOOT_HOLD_MS) or 1  # 0 means "closed"
+
+    def _enter_button_test(self, start_held):
+        """Show the button test mode; ``start_held``: START is down (power-on)."""
+        self.boot_until = 0
+        self.test_from_boot = start_held
+        self._show(BUTTONS)
+
     def _start_held(self, now):
+        if self.mode == TITLE and self.start_at_boot:
+            self._enter_button_test(True)  # START held from power-on
+            return
         if self.mode == MENU:
             self._show(STATS)
             return

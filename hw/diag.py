@@ -15,7 +15,8 @@ as ``tools/picosim`` parses them):
   any automatic one, seen as ``gc.mem_alloc()`` going down between two readings);
   ``idle_alloc`` / ``press_alloc``: the most bytes (``gc.mem_alloc()`` delta around
   one ``App.step``) allocated by a measured frame that gave the engine no press /
-  at least one press; ``loop_us``: the mean loop time of the unmeasured frames of the
+  at least one press (in the button test mode: that read a press, printed on the
+  console too); ``loop_us``: the mean loop time of the unmeasured frames of the
   last period (a measured frame is slowed by its two heap walks); ``idle_n`` /
   ``press_n``: how many frames of each kind were measured so far (a 0 above means
   something only if its count is not 0).
@@ -78,7 +79,7 @@ class Diag:
     def measured_step(self, step, now):
         """Run ``step(now)`` between two ``gc.mem_alloc()`` readings and file the bytes."""
         app = self.app
-        presses = app.presses
+        presses = app.presses + app.button_presses  # the engine's, or the button test's
         setup = app.screens + app.matches
         before = gc.mem_alloc()
         self._seen(before)
@@ -88,7 +89,7 @@ class Diag:
         self._seen(after)
         if used < 0 or app.screens + app.matches != setup:
             return  # a collection inside the frame, or set-up: not a figure
-        if app.presses != presses:
+        if app.presses + app.button_presses != presses:
             self.press_n += 1
             if used > self.press_alloc:
                 self.press_alloc = used

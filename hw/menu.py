@@ -7,7 +7,9 @@ the CPU level, match length (best of 1/3/5), tie policy, penalty and hints; with
 shared-row game chosen also its piles (3/4/6), what matches (rank, suit, rank or
 suit) and the redeal when stuck (all piles, or two). :meth:`Menu.rules` returns the
 ``engine.rules.Rules`` of the 2x4 game; the chosen game's kind (:meth:`Menu.kind`)
-makes its own rules from the menu. The choices survive a power cycle in the
+makes its own rules from the menu. The last item, "Button test", is an action, not a
+choice: START on it opens the button test mode (``hw.button_test``); it is not
+saved. The choices survive a power cycle in the
 power-cut-safe record of ``hw.record`` (:meth:`save` / :meth:`load`), which also
 holds the players' stats (``Menu.record``).
 
@@ -39,11 +41,13 @@ GAME = 6  # hw.games.KINDS index
 PILES = 7  # the row game: engine.rowrules.PILE_CHOICES index
 MATCH_BY = 8  # the row game: engine.rowrules MATCH_RANK/SUIT/EITHER
 REDEAL = 9  # the row game: engine.rowrules REDEAL_ALL/TWO
-ITEMS = 10
+BUTTON_TEST = 10  # an action (START opens the button test), not a saved choice
+ITEMS = 11
 
 LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game", "Piles",
-          "Match by", "If stuck")
-ORDER = (GAME, PILES, MATCH_BY, REDEAL, PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS)
+          "Match by", "If stuck", "Button test")
+ORDER = (GAME, PILES, MATCH_BY, REDEAL, PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS,
+         BUTTON_TEST)
 ROW_ITEMS = (PILES, MATCH_BY, REDEAL)  # shown only with the row game chosen
 WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
@@ -79,6 +83,7 @@ class Menu:
             ("3", "4", "6"),
             ("rank", "suit", "rank or suit"),
             ("all piles", "two piles"),
+            ("START",),
         )
         self.values = bytearray(DEFAULTS)  # items 0-5
         self.more = bytearray(MORE_DEFAULTS)  # items 6-9
@@ -88,9 +93,13 @@ class Menu:
 
     def value(self, item):
         """Return the chosen value (an index into ``choices[item]``) of ``item``."""
+        if item == BUTTON_TEST:
+            return 0  # an action: one "value", never saved
         return self.values[item] if item < GAME else self.more[item - GAME]
 
     def _set(self, item, value):
+        if item == BUTTON_TEST:
+            return
         if item < GAME:
             self.values[item] = value
         else:
@@ -169,6 +178,10 @@ class Menu:
     def level(self):
         """Return the CPU level index (into ``engine.bot.LEVEL_NAMES``)."""
         return self.values[LEVEL]
+
+    def on_button_test(self):
+        """Return True if the cursor is on "Button test" (START opens it)."""
+        return self.cursor == BUTTON_TEST
 
     def hints(self):
         """Return True if coverable positions are highlighted."""

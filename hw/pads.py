@@ -75,6 +75,22 @@ class Buttons:
         self.injector = None  # hw.testmode.KeyInjector: key events from the data port
         self.port = None  # usb_cdc.data: the injector is made when a host first writes
         self.clock = None  # ticks_ms, for the injector
+        self.wiring = None  # the profile's "buttons" entry: the pins the builder wired
+
+    def rescan(self):
+        """Forget every key's state: keys held down now report a new press.
+
+        A keypad scanner made while a key is held reports nothing for it (its debounce
+        counter starts at 0 and settles, silently, on "pressed"); after ``reset()`` it
+        does. ``hw.app`` calls this once, on its first pass, to see START held at
+        power-on (the button test mode).
+        """
+        self.scanner.reset()
+        down = self.down
+        for key in range(KEY_COUNT):
+            down[key] = 0
+            self.stale[key] = 0
+        self.resyncing = False
 
     def read(self):
         """Read the next event into ``key``/``pressed``/``timestamp``; False if none."""
@@ -183,7 +199,9 @@ def make_buttons(profile, board_module=None, keypad_module=None):
     except TypeError:  # CircuitPython 8.x: no debounce_threshold (added in 9.0)
         del kwargs["debounce_threshold"]
         scanner = build(**kwargs)
-    return Buttons(scanner, keymap, keypad_module.Event())
+    buttons = Buttons(scanner, keymap, keypad_module.Event())
+    buttons.wiring = spec
+    return buttons
 
 
 __all__ = ("Buttons", "KEY_START", "make_buttons", "position")

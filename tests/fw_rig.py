@@ -55,8 +55,9 @@ class Rig:
     """The firmware on a desktop, one loop at a time."""
 
     def __init__(self, start=1000, settings=None, builtin=None, board_id="raspberry_pi_pico",
-                 seed=12345, data_port=True):
+                 seed=12345, data_port=True, held=()):
         cpstubs.reset()
+        keypad.held_at_start.update(held)  # keys held down at power-on
         usb_cdc.reset(data=data_port)  # False: booted without it (ESP32-S2/S3)
         displayio.release_displays()
         display = None

@@ -121,6 +121,7 @@ def test_timeout_setting_held_start_silence_and_off_switches():
     rig = Rig(start=START, seed=7, settings={"CSPEED_ATTRACT_S": "5"})  # settings.toml
     app = rig.app
     assert app.attract_ms == 5000
+    rig.run(400)  # past power-on (START held from power-on opens the button test)
     rig.scanner.press(KEY_START, rig.now)
     rig.run(8000, dt=250)
     assert app.mode == TITLE and not app.attract  # a held button is not idle

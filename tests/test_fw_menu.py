@@ -152,7 +152,7 @@ def test_menu_choices_survive_a_restart():
     # the old 7-byte store (magic 0xC5, six choices) still gives its menu choices
     old = bytearray(b"\xc5\x00\x00\x00\x01\x01\x01") + bytearray(b"\xff" * 300)
     app = App(rig.app.display, rig.app.buttons, nvm=old)
-    assert list(app.menu.values[menu_mod.MATCH:]) == [0, 1, 1, 1]
+    assert list(app.menu.values[menu_mod.MATCH:menu_mod.HINTS + 1]) == [0, 1, 1, 1]
     bad = menu_mod.Menu(levels=())
     bad.load(bytearray(b"\xc5\x09\x09\x09\x09\x09\x09"))  # out-of-range values ignored
-    assert list(bad.values) == list(menu_mod.DEFAULTS)
+    assert list(bad.values[:len(menu_mod.DEFAULTS)]) == list(menu_mod.DEFAULTS)

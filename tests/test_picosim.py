@@ -12,6 +12,9 @@ through the Pico profile's GPIO pins every 200 ms; it ends in a quiet moment. Th
 same session is then played again in ``tools/emulate`` (``tools.picosim.mirror``),
 with the device's logged presses at the device's game times, and the two pictures
 are compared pixel for pixel.
+
+A second, short session (6.5 s emulated) holds START from power-on: the button test
+mode comes up, prints its console lines and counts a press.
 """
 
 import io
@@ -171,6 +174,44 @@ def test_press_to_pixel_is_measured_for_each_press(session):
         # A cover is drawn: after the scan (>= 3.9 ms), before the next press.
         assert 3.9 <= p["to_first_byte_ms"] < p["latency_ms"] < PRESS_EVERY_MS
     assert summary["latency_ms"]["median"] <= summary["latency_ms"]["p95"]
+
+
+# ------------------------------------------- the button test mode, from power-on
+
+BUTTON_SCRIPT = "0 down START\n5000 up START\n5500 tap A0\n"  # START held from power-on
+BUTTON_RUN_S = 6.5
+
+
+@pytest.fixture(scope="module")
+def button_session(tmp_path_factory):
+    from tools.emulate import script as scripts
+    from tools.emulate.keys import logical_keys
+    from tools.picosim.run import run
+
+    names = logical_keys()
+    events = [(ms, names[n], down) for ms, n, down in scripts.parse(BUTTON_SCRIPT)]
+    return run(tmp_path_factory.mktemp("picosim_btn") / "run", seconds=BUTTON_RUN_S,
+               events=events, settings={"CSPEED_ATTRACT_S": "0"})
+
+
+@needs_pico
+def test_start_held_at_power_on_opens_the_button_test_and_counts_a_press(button_session):
+    """On the real keypad a key held when the scanner is made reports nothing until the
+    firmware's rescan: the mode comes up, START's hold and A n1's press are printed."""
+    import re
+
+    result = button_session
+    assert analyze.console_problems(result.console) == [], result.console
+    assert "btn test on:" in result.console
+    lines = re.findall(r"btn (\S+) (\S+) (down|up) t=(\d+) presses=(\d+) bounces=(\d+)",
+                       result.console)
+    assert [(k, pin, state, int(n)) for k, pin, state, _, n, _ in lines] == [
+        ("START", "GP22", "down", 1), ("START", "GP22", "up", 1),
+        ("An1", "GP0", "down", 1), ("An1", "GP0", "up", 1)], result.console
+    t = [int(line[3]) for line in lines]
+    assert 1000 <= t[1] - t[0] < 5000 and 30 <= t[3] - t[2] <= 50  # START held past 1 s; a tap
+    r, g, b = result.frame[190, 5][:3]  # A n1's box (bottom left): green once pressed
+    assert g > 100 and r < 60 and b < 90, (r, g, b)
 
 
 # ------------------------------------------------------- without the Pico

@@ -62,6 +62,7 @@ def reset():
     supervisor.set_ticks(0)
     supervisor.set_hook(None)
     keypad.scanners.clear()
+    keypad.held_at_start.clear()
     usb_cdc.reset()
     usb_hid.reset()
     usb_midi.reset()

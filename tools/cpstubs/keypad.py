@@ -22,6 +22,9 @@ is set, as on a board (the key's state is not rolled back). ``reset()`` forgets 
 key's state and scans at once: keys held down report a new press.
 :meth:`EventQueue.inject` still queues raw events at once, with any timestamp.
 Every scanner made is appended to :data:`scanners`, so a test can find the firmware's.
+A key listed in :data:`held_at_start` is held down when a scanner is made (a finger on
+it at power-on): as on a board, the scanner reports nothing for it (its debounce
+counter settles on "pressed" silently) until ``reset()`` or until it is released.
 """
 
 from collections import deque
@@ -30,6 +33,7 @@ from tools.cpstubs import supervisor
 from tools.cpstubs.microcontroller import Pin
 
 scanners = []
+held_at_start = set()  # key numbers held down when a scanner is made (power-on)
 
 _TICKS_PER_S = 1024  # CircuitPython's scan clock: port ticks of 1/1024 s
 
@@ -185,6 +189,9 @@ class _Scanner:
         # -threshold for a released key, +threshold for one held at start-up.
         self._counter = [0] * key_count
         self._busy = set(range(key_count))  # keys whose counter has not settled
+        for key in held_at_start:
+            if key < key_count:
+                self._raw[key] = self._down[key] = 1
         scanners.append(self)
         self._scan_at(0.0)  # construction scans once, at once
 

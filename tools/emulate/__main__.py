@@ -36,6 +36,7 @@ DEMO_LIMIT_MS = 300000  # a demo stops here at the latest (virtual time)
 HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
 SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
 SIZES = ("320x240", "240x240", "240x135")  # the panels the firmware lays out
+BUTTON_TEST_HOLD_MS = 1500  # --button-test: START held this long from power-on
 
 
 class UsageError(Exception):
@@ -122,6 +123,9 @@ def parse_args(argv):
                    help="file for microcontroller.nvm (default ~/.cache/california-speed/nvm.bin;"
                         " 'none' = not kept)")
     p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
+    p.add_argument("--button-test", action="store_true",
+                   help="hold START at power-on for %d ms: the firmware opens its button test"
+                        " mode" % BUTTON_TEST_HOLD_MS)
     p.add_argument("--start-ticks", type=int, metavar="T",
                    help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
     args = p.parse_args(argv)
@@ -275,7 +279,8 @@ def _run(args, demo, keep_frames=True):
     emu = Emulator(width=args.width, height=args.height, scale=args.scale,
                    virtual=args.headless, seed=args.seed, start=args.start_ticks,
                    nvm_path=nvm, log_path=args.log, frames_dir=args.frames,
-                   until_ms=until, trace_path=args.trace)
+                   until_ms=until, trace_path=args.trace,
+                   hold_start_ms=BUTTON_TEST_HOLD_MS if args.button_test else None)
     emu.add_script(events)
     if demo:
         seconds = attract_seconds()

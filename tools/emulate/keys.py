@@ -51,6 +51,7 @@ HELP_LINES = (
     "Shared row: each key row = the piles left to right on screen;",
     "  6 piles: A: A S D F E R, B: J K U I O P",
     "20 s idle on the title: demo (CPU vs CPU); any key: back",
+    "Button test: menu 'Button test' + START (or start with --button-test)",
     "F1: this help     Esc or close: quit",
 )
 

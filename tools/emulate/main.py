@@ -46,7 +46,7 @@ class Emulator:
 
     def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
                  start=None, nvm_path=None, log_path=None, frames_dir=None,
-                 until_ms=None, trace_path=None):
+                 until_ms=None, trace_path=None, hold_start_ms=None):
         with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
             from tools import cpstubs
             from tools.emulate.display import EmuDisplay
@@ -79,6 +79,7 @@ class Emulator:
         self.until_ms = until_ms
         self.frames_dir = frames_dir
         self.trace_path = trace_path
+        self.hold_start_ms = hold_start_ms  # START held from power-on this long (button test)
         self.frames = []  # (elapsed ms, path) of PNG frames written
         self.app = None  # the firmware's hw.app.App, once built
         self.keyboard = None
@@ -125,6 +126,7 @@ class Emulator:
             return name, app
 
         self._supervisor.set_ticks(self.now)
+        self._start_held_at_power_on()
         hw.main.build = build_and_keep
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
@@ -137,6 +139,22 @@ class Emulator:
             if self.log_file is not None:
                 self.log_file.flush()
         return self.app
+
+    def _start_held_at_power_on(self):
+        """``hold_start_ms``: START is down before the firmware makes its scanner, and
+        released that long into the session (the button test mode, ``--button-test``).
+
+        A person holding Space as the window opens cannot be seen here: SDL reports
+        only modifier keys already held when a window gets the focus; the keyboard's
+        auto-repeat, if on, delivers Space to the new window as a fresh press.
+        """
+        if self.hold_start_ms is None:
+            return
+        from hw.profiles import KEY_START
+
+        sys.modules["keypad"].held_at_start.add(KEY_START)
+        self.schedule(self.hold_start_ms,
+                      lambda emu: emu.keyboard.scanner.release(KEY_START, emu.now))
 
     def close(self):
         """Release the window, the serial port and the log file."""
@@ -154,6 +172,7 @@ class Emulator:
         from tools.emulate.keys import Keyboard
 
         self.app = app
+        sys.modules["keypad"].held_at_start.clear()  # the scanner is made: power-on is over
         self.keyboard = Keyboard(app.buttons.scanner)
         firmware_step = app.step
         write = None
