@@ -164,7 +164,9 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         "events": [{"ms": ms, "pin": keys[key], "high": not down} for ms, key, down in events],
     }
     if flash is not None:
-        job["flash"] = {"nvmOffset": NVM_OFFSET, "cutAfter": flash.get("cut_after", -1)}
+        job["flash"] = {"nvmOffset": NVM_OFFSET, "cutAfter": flash.get("cut_after", -1),
+                        "cutPartial": bool(flash.get("partial")), "seed": flash.get("seed", 1),
+                        "timing": flash.get("timing", "typ")}
         if flash.get("nvm") is not None:
             nvm_in = workdir / "nvm-in.bin"
             nvm_in.write_bytes(bytes(flash["nvm"]))
