@@ -326,8 +326,11 @@ def valid_image(nvm, r):
     return bytes(nvm[off:off + rec.SLOT]) == bytes(r.buf)
 
 
+RING_BYTES = rec.SLOTS[-1] + rec.SLOT  # the bytes the ring covers
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.binary(min_size=rec.NVM_BYTES, max_size=rec.NVM_BYTES))
+@given(st.binary(min_size=rec.NVM_BYTES, max_size=RING_BYTES))
 def test_any_nvm_content_boots_to_defaults_or_a_valid_record(data):
     nvm = bytearray(data) + bytearray(b"\xff" * (4096 - len(data)))
     r = rec.Record(DEFAULTS)
@@ -338,8 +341,8 @@ def test_any_nvm_content_boots_to_defaults_or_a_valid_record(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 5), st.lists(st.tuples(st.integers(0, rec.NVM_BYTES - 1),
-                                             st.integers(0, 255)), max_size=6))
+@given(st.sampled_from((0, 1, 2, 5, rec.RING, rec.RING + 3)),
+       st.lists(st.tuples(st.integers(0, RING_BYTES - 1), st.integers(0, 255)), max_size=6))
 def test_damaged_records_boot_to_defaults_or_a_valid_record(saves, damage):
     rnd = random.Random(saves)
     nvm, r = prepared("bytes", rnd, saves)

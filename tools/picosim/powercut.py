@@ -79,9 +79,11 @@ def images(saves):
 
 
 def _line(console, tag):
+    """The ``key=value`` fields of the console line holding ``tag`` (a terminal title may precede it)."""
     for line in console.splitlines():
-        if line.startswith(tag):
-            return dict(part.split("=", 1) for part in line.split()[1:])
+        at = line.find(tag)
+        if at >= 0:
+            return dict(part.split("=", 1) for part in line[at:].split()[1:])
     return None
 
 

@@ -176,7 +176,7 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
                         "timing": flash.get("timing", "typ")}
         if flash.get("nvm") is not None:
             nvm_in = workdir / "nvm-in.bin"
-            nvm_in.write_bytes(bytes(flash["nvm"]))
+            nvm_in.write_bytes(bytes(flash["nvm"])[:4096])  # one sector; CIRCUITPY follows
             job["flash"]["nvmIn"] = str(nvm_in)
     job_path = workdir / "job.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
