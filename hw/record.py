@@ -37,7 +37,7 @@ are read and written in place; the CRC-32 is computed bitwise in two 16-bit halv
 that every intermediate stays a small int (no long ints, no table, no ``binascii``,
 which not every CircuitPython board has). A save into the ring is one slice
 assignment and allocates nothing; the save that starts the ring over allocates the
-ring's image (4 KB) for that one write and frees it (without the memory it writes
+ring's image (about 4 KB) for that one write, left as garbage (without the memory it writes
 slot 0 alone: correct, the ring stays full and the next save tries again).
 
 **Format:** little-endian; version 2 (version 1 was the menu's old 7-byte store, a
@@ -73,8 +73,7 @@ CRC = REACT_N + 4  # u32 CRC-32 of bytes [0, CRC)
 SLOT = CRC + 4
 SPACING = 128  # a slot fits in 128 bytes; half a flash page, so no slot spans two pages
 RING = 32  # slots at most: 4 KB
-SLOTS = tuple(SPACING * i for i in range(RING))  # slot offsets in nvm
-NVM_BYTES = SLOTS[1] + SLOT  # the smallest nvm used: two slots
+NVM_BYTES = SPACING + SLOT  # the smallest nvm used: two slots (slot i is at i * SPACING)
 
 # vs-CPU columns
 VS_GAMES_WON = 0
@@ -149,10 +148,6 @@ def _header_ok(data, off):
     return data[off] == MAGIC0 and data[off + 1] == MAGIC1 and data[off + 2] == VERSION
 
 
-def _slot_ok(data, off):
-    """True if the slot at ``off`` of ``data`` has the magic, the version and a good CRC."""
-    return _header_ok(data, off) and _crc_at(data, off, off + CRC, False)
-
 
 def _seq(data, off):
     return data[off + _SEQ] | (data[off + _SEQ + 1] << 8)
@@ -225,13 +220,13 @@ class Record:
         # Newest first (the ring fills upwards): a CRC is computed only for a slot
         # that would be newer than the best found, so a boot checks about one.
         for index in range(_slots(nvm) - 1, -1, -1):
-            off = SLOTS[index]
+            off = index * SPACING
             if (_header_ok(nvm, off)
-                    and (best < 0 or _newer(_seq(nvm, off), _seq(nvm, SLOTS[best])))
+                    and (best < 0 or _newer(_seq(nvm, off), _seq(nvm, best * SPACING)))
                     and _crc_at(nvm, off, off + CRC, False)):
                 best = index
         if best >= 0:
-            off = SLOTS[best]
+            off = best * SPACING
             buf = self.buf
             for i in range(SLOT):
                 buf[i] = nvm[off + i]
@@ -253,14 +248,14 @@ class Record:
         target = self.slot + 1
         if self.slot < 0:  # no valid copy: the first erased slot
             target = 0
-            while target < count and not _erased(nvm, SLOTS[target]):
+            while target < count and not _erased(nvm, target * SPACING):
                 target += 1
         buf = self.buf
         seq = (self._get16(_SEQ) + 1) & 0xFFFF
         self._put16(_SEQ, seq)
         _crc_at(buf, 0, CRC, True)
-        if target < count and _erased(nvm, SLOTS[target]):
-            off = SLOTS[target]
+        if target < count and _erased(nvm, target * SPACING):
+            off = target * SPACING
             nvm[off:off + SLOT] = buf  # programs erased bytes only
         else:
             target = 0
@@ -273,7 +268,7 @@ class Record:
     def _start_over(self, nvm, count):
         """The ring is full: one write of the new record in slot 0 and the rest erased."""
         try:
-            image = bytearray(b"\xff") * (SLOTS[count - 1] + SLOT)
+            image = bytearray(b"\xff") * ((count - 1) * SPACING + SLOT)
         except MemoryError:  # slot 0 alone (the sector is erased and written back)
             nvm[0:SLOT] = self.buf
             return

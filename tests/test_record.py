@@ -60,7 +60,7 @@ def test_fresh_nvm_loads_defaults_and_first_save_uses_slot_0():
     assert r.save(nvm) == -1  # nothing changed: nothing written
     r.game_won(0, 12345)
     assert r.save(nvm) == 0
-    assert nvm[rec.SLOTS[1]:rec.SLOTS[1] + rec.SLOT] == b"\xff" * rec.SLOT  # other slot untouched
+    assert nvm[1 * rec.SPACING:1 * rec.SPACING + rec.SLOT] == b"\xff" * rec.SLOT  # other slot untouched
 
 
 def test_round_trip_around_the_ring():
@@ -78,7 +78,7 @@ def test_round_trip_around_the_ring():
     assert slots == list(range(rec.RING)) + [0, 1, 2]
     assert nvm.erases == 1 and r.wraps == 1  # only the save that started the ring over erased
     for index in range(3, rec.RING):  # the old copies went with that erase
-        assert bytes(nvm[rec.SLOTS[index]:rec.SLOTS[index] + rec.SPACING]) == b"\xff" * rec.SPACING
+        assert bytes(nvm[index * rec.SPACING:index * rec.SPACING + rec.SPACING]) == b"\xff" * rec.SPACING
 
 
 def test_starting_over_without_memory_writes_slot_0_alone(monkeypatch):
@@ -180,7 +180,7 @@ def test_newest_bad_slot_falls_back_to_the_older():
     old = image(r)
     r.game_won(1, 1000)
     assert r.save(nvm) == 1
-    nvm[rec.SLOTS[1] + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
+    nvm[1 * rec.SPACING + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
     assert loaded(nvm) == (0, old)
     r = rec.Record(DEFAULTS)
     r.load(nvm)
@@ -249,7 +249,7 @@ def test_power_cut_after_every_byte(saves):
     # A save into the ring writes one slot: a cut after each of its bytes. Starting
     # the ring over writes the ring's image (slot 0 first, then 0xFF over the older
     # copies): each byte of slot 0, then every 61st byte and the last.
-    written = rec.SLOT if saves % rec.RING or saves == 0 else rec.SLOTS[-1] + rec.SLOT
+    written = rec.SLOT if saves % rec.RING or saves == 0 else (rec.RING - 1) * rec.SPACING + rec.SLOT
     points = list(range(rec.SLOT + 1)) + list(range(rec.SLOT + 61, written, 61)) + [written]
     for n in points:
         copy = FileNVM(None, cut_after=n)
@@ -322,11 +322,11 @@ def valid_image(nvm, r):
     slot = r.slot
     if slot < 0:
         return False
-    off = rec.SLOTS[slot]
+    off = slot * rec.SPACING
     return bytes(nvm[off:off + rec.SLOT]) == bytes(r.buf)
 
 
-RING_BYTES = rec.SLOTS[-1] + rec.SLOT  # the bytes the ring covers
+RING_BYTES = (rec.RING - 1) * rec.SPACING + rec.SLOT  # the bytes the ring covers
 
 
 @settings(max_examples=300, deadline=None)
