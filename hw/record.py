@@ -148,7 +148,6 @@ def _header_ok(data, off):
     return data[off] == MAGIC0 and data[off + 1] == MAGIC1 and data[off + 2] == VERSION
 
 
-
 def _seq(data, off):
     return data[off + _SEQ] | (data[off + _SEQ + 1] << 8)
 

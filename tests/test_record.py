@@ -17,6 +17,9 @@ from hw.menu import DEFAULTS, Menu
 from tools.emulate.nvm import FileNVM, PowerCut
 
 
+RING_BYTES = (rec.RING - 1) * rec.SPACING + rec.SLOT  # the bytes the ring covers
+
+
 def played(r, rnd, n=30):
     """Feed ``r`` a random history of games (what the app reports between games)."""
     for _ in range(n):
@@ -60,7 +63,8 @@ def test_fresh_nvm_loads_defaults_and_first_save_uses_slot_0():
     assert r.save(nvm) == -1  # nothing changed: nothing written
     r.game_won(0, 12345)
     assert r.save(nvm) == 0
-    assert nvm[1 * rec.SPACING:1 * rec.SPACING + rec.SLOT] == b"\xff" * rec.SLOT  # other slot untouched
+    second = rec.SPACING
+    assert nvm[second:second + rec.SLOT] == b"\xff" * rec.SLOT  # the next slot untouched
 
 
 def test_round_trip_around_the_ring():
@@ -78,7 +82,8 @@ def test_round_trip_around_the_ring():
     assert slots == list(range(rec.RING)) + [0, 1, 2]
     assert nvm.erases == 1 and r.wraps == 1  # only the save that started the ring over erased
     for index in range(3, rec.RING):  # the old copies went with that erase
-        assert bytes(nvm[index * rec.SPACING:index * rec.SPACING + rec.SPACING]) == b"\xff" * rec.SPACING
+        off = index * rec.SPACING
+        assert bytes(nvm[off:off + rec.SPACING]) == b"\xff" * rec.SPACING
 
 
 def test_starting_over_without_memory_writes_slot_0_alone(monkeypatch):
@@ -180,7 +185,7 @@ def test_newest_bad_slot_falls_back_to_the_older():
     old = image(r)
     r.game_won(1, 1000)
     assert r.save(nvm) == 1
-    nvm[1 * rec.SPACING + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
+    nvm[rec.SPACING + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
     assert loaded(nvm) == (0, old)
     r = rec.Record(DEFAULTS)
     r.load(nvm)
@@ -249,7 +254,7 @@ def test_power_cut_after_every_byte(saves):
     # A save into the ring writes one slot: a cut after each of its bytes. Starting
     # the ring over writes the ring's image (slot 0 first, then 0xFF over the older
     # copies): each byte of slot 0, then every 61st byte and the last.
-    written = rec.SLOT if saves % rec.RING or saves == 0 else (rec.RING - 1) * rec.SPACING + rec.SLOT
+    written = rec.SLOT if saves % rec.RING or saves == 0 else RING_BYTES
     points = list(range(rec.SLOT + 1)) + list(range(rec.SLOT + 61, written, 61)) + [written]
     for n in points:
         copy = FileNVM(None, cut_after=n)
@@ -324,9 +329,6 @@ def valid_image(nvm, r):
         return False
     off = slot * rec.SPACING
     return bytes(nvm[off:off + rec.SLOT]) == bytes(r.buf)
-
-
-RING_BYTES = (rec.RING - 1) * rec.SPACING + rec.SLOT  # the bytes the ring covers
 
 
 @settings(max_examples=300, deadline=None)

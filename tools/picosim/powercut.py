@@ -80,7 +80,7 @@ def images(saves):
 
 
 def _line(console, tag):
-    """The ``key=value`` fields of the console line holding ``tag`` (a terminal title may precede it)."""
+    """The ``key=value`` fields of the console line holding ``tag`` (after any terminal title)."""
     for line in console.splitlines():
         at = line.find(tag)
         if at >= 0:
@@ -144,7 +144,8 @@ def cut_point(workdir, scenario, steps, partial, timing="typ", cache=None):
             cache[key] = answer
     slot, title, image, ran = answer
     if not (title and ran):
-        raise CutError("%s step %d: the firmware did not reach its title and run" % (scenario, steps))
+        raise CutError("%s step %d: the firmware did not reach its title and run"
+                       % (scenario, steps))
     if image == old:
         outcome = "old"
     elif image == new:
@@ -172,7 +173,7 @@ def full_save(workdir, scenario, timing="typ"):
 
 
 def sweep(workdir, points=None, timing="typ", say=print):
-    """Run the cut points (``None``: all of them); return ``[(scenario, steps, partial, outcome)]``."""
+    """Run the cut points (``None``: all); return ``[(scenario, steps, partial, outcome)]``."""
     workdir = Path(workdir)
     out = []
     cache = {}
@@ -193,8 +194,8 @@ def sweep(workdir, points=None, timing="typ", say=print):
     wanted = points if points is not None else [
         (s, n, p) for s in SCENARIOS for n in range(totals[s]) for p in (False, True)]
     for scenario, steps, partial in wanted:
-        outcome, detail = cut_point(workdir / ("%s-%d%s" % (scenario, steps, "p" if partial else "")),
-                                    scenario, steps, partial, timing, cache)
+        name = "%s-%d%s" % (scenario, steps, "p" if partial else "")
+        outcome, detail = cut_point(workdir / name, scenario, steps, partial, timing, cache)
         say("%s: cut %s step %d -> %s (%s)" % (scenario, "during" if partial else "before",
                                               steps + 1, outcome, detail))
         out.append((scenario, steps, partial, outcome))
@@ -205,8 +206,10 @@ def sweep(workdir, points=None, timing="typ", say=print):
 def main(argv=None):
     from tools.picosim.run import PicoError, missing
 
-    p = argparse.ArgumentParser(prog="python -m tools.picosim.powercut", description=__doc__.split("\n\n")[0])
-    p.add_argument("--all", action="store_true", help="every erase/program step, whole and half done")
+    p = argparse.ArgumentParser(prog="python -m tools.picosim.powercut",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("--all", action="store_true",
+                   help="every erase/program step, whole and half done")
     p.add_argument("--timing", choices=("typ", "max"), default="typ",
                    help="W25Q16JV busy times: typical (default) or maximum")
     p.add_argument("--workdir", default="/tmp/cspeed-powercut")
