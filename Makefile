@@ -90,8 +90,8 @@ picosim: venv node_modules
 	$(PY) -m tools.picosim --demo --quiet
 
 # A power cut at every erase/program step (whole and half done) of a record save on
-# the emulated Pico, the firmware booted on what each cut left (34 cut points, about
-# an hour of wall time); make test tries 4 (tools/picosim/powercut.py, SHORT).
+# the emulated Pico, the firmware booted on what each cut left (36 cut points, 40-odd
+# minutes of wall time); make test tries 3 (tools/picosim/powercut.py, SHORT).
 # TIMING=max uses the flash's datasheet maximum busy times.
 TIMING ?= typ
 powercut: venv node_modules
