@@ -5,11 +5,14 @@ matches won per seat, games and matches won and lost against each CPU level, win
 streaks, the fastest win per seat, ties won and lost per seat, and the reaction time
 (first legal press after the table changed) as a sum and a count per seat.
 
-The record is stored twice, in two slots. Each slot carries a 16-bit sequence number
-and a CRC-32 of everything before it. :meth:`Record.load` takes the newest slot whose
-CRC holds (defaults if none does); :meth:`Record.save` writes the other slot (an erased
-slot if there is one), so the newest good copy is never overwritten. A save that is
-cut short leaves a slot whose CRC fails, and the older copy is loaded on the next boot.
+The record is stored in a ring of slots (up to 32, 128 bytes apart, in nvm's 4 KB).
+Each slot carries a 16-bit sequence number and a CRC-32 of everything before it.
+:meth:`Record.load` takes the newest slot whose CRC holds (defaults if none does);
+:meth:`Record.save` writes the next slot after it while that slot is still erased,
+so the newest good copy is never touched. A save that is cut short leaves a slot
+whose CRC fails, and the older copy is loaded on the next boot. When the ring is
+full, the save starts it over: one write of the whole ring, the new record in slot
+0 and every other slot erased.
 
 Implementation Notes
 --------------------
@@ -17,16 +20,25 @@ Implementation Notes
 **Flash behaviour (CircuitPython ``ports/raspberrypi/common-hal/nvm/ByteArray.c``):**
 an assignment to ``nvm`` whose target bytes are all 0xFF only *programs* those pages;
 any other assignment copies the whole 4 KB sector to RAM, *erases* it and programs it
-back, with interrupts off throughout. A cut between that erase and program leaves the
-sector erased: both slots are lost and the next boot has the defaults (never garbage).
-Preferring an erased slot keeps the first save after a fresh or reset record free of
-that window. Saves therefore happen only between games (the keypad is not scanned
-while interrupts are off).
+back page by page, with interrupts off throughout. So a save into the ring is a
+page program and cannot lose the old record; the save that starts the ring over
+(one in 32) erases the sector, and a cut between that erase and the program of
+page 0 (which then holds the new record) leaves the sector erased: both copies are
+lost and the next boot has the defaults (never garbage). Nothing in the firmware can
+close that window on this port: nvm is one sector that every non-blank write erases
+whole, CircuitPython offers no other flash a program may write safely (CIRCUITPY is
+read-only to code while USB can write it, and a FAT write is not power-safe either),
+and RAM that survives a reset (``alarm.sleep_memory``) does not survive a power cut.
+The ring makes the window 32 times rarer; docs/HIL.md has its measured length.
+Saves happen only between games (the keypad is not scanned while interrupts are off).
 
 **Allocation:** the record is one preallocated ``bytearray`` (the slot image); counters
 are read and written in place; the CRC-32 is computed bitwise in two 16-bit halves so
 that every intermediate stays a small int (no long ints, no table, no ``binascii``,
-which not every CircuitPython board has). A save is one slice assignment.
+which not every CircuitPython board has). A save into the ring is one slice
+assignment and allocates nothing; the save that starts the ring over allocates the
+ring's image (about 4 KB) for that one write, left as garbage (without the memory it writes
+slot 0 alone: correct, the ring stays full and the next save tries again).
 
 **Format:** little-endian; version 2 (version 1 was the menu's old 7-byte store, a
 magic byte 0xC5 and six choices, which :meth:`Record.load` still reads for the
@@ -69,8 +81,9 @@ OLD_CRC = REACT_N + 4  # where the CRC of a slot without MORE is
 MORE = OLD_CRC  # MORE_ITEMS menu bytes (not stats: reset_stats keeps them)
 CRC = MORE + MORE_ITEMS  # u32 CRC-32 of bytes [0, CRC)
 SLOT = CRC + 4
-SLOTS = (0, 128)  # slot offsets in nvm; a slot fits in 128 bytes
-NVM_BYTES = SLOTS[1] + SLOT
+SPACING = 128  # a slot fits in 128 bytes; half a flash page, so no slot spans two pages
+RING = 32  # slots at most: 4 KB
+NVM_BYTES = SPACING + SLOT  # the smallest nvm used: two slots (slot i is at i * SPACING)
 
 # vs-CPU columns
 VS_GAMES_WON = 0
@@ -140,15 +153,15 @@ def _crc_at(data, start, end, store):
             and data[end + 2] == hi & 0xFF and data[end + 3] == hi >> 8)
 
 
-def _slot_ok(data, off):
-    """True if the slot at ``off`` of ``data`` has the magic, the version and a good CRC."""
-    return _slot_crc(data, off) > 0
+def _header_ok(data, off):
+    """True if the slot at ``off`` of ``data`` starts with the magic and the version."""
+    return data[off] == MAGIC0 and data[off + 1] == MAGIC1 and data[off + 2] == VERSION
 
 
 def _slot_crc(data, off):
     """Where the slot at ``off`` of ``data`` has its good CRC: CRC, OLD_CRC (a slot
     written before MORE existed) or 0 (no magic, another version, or no good CRC)."""
-    if data[off] != MAGIC0 or data[off + 1] != MAGIC1 or data[off + 2] != VERSION:
+    if not _header_ok(data, off):
         return 0
     if _crc_at(data, off, off + CRC, False):
         return CRC
@@ -164,6 +177,14 @@ def _seq(data, off):
 def _newer(a, b):
     """True if sequence number ``a`` is after ``b`` (16-bit serial number arithmetic)."""
     return a != b and ((a - b) & 0xFFFF) < 0x8000
+
+
+def _slots(nvm):
+    """How many ring slots fit in ``nvm`` (0 if not two)."""
+    n = len(nvm)
+    if n < NVM_BYTES:
+        return 0
+    return min(RING, (n - SLOT) // SPACING + 1)
 
 
 def _erased(data, off):
@@ -183,6 +204,7 @@ class Record:
         self.slot = -1  # index of the slot loaded or last written, -1: none
         self.dirty = False
         self.saves = 0  # saves written since boot
+        self.wraps = 0  # of which started the ring over (erased the sector)
         self.clear()
 
     # ----------------------------------------------------------- load, save
@@ -218,13 +240,16 @@ class Record:
         if nvm is None:
             return -1
         best = -1
-        for index in range(len(SLOTS) if len(nvm) >= NVM_BYTES else 0):
-            off = SLOTS[index]
-            if _slot_ok(nvm, off):
-                if best < 0 or _newer(_seq(nvm, off), _seq(nvm, SLOTS[best])):
-                    best = index
+        # Newest first (the ring fills upwards): a CRC is computed only for a slot
+        # that would be newer than the best found, so a boot checks about one.
+        for index in range(_slots(nvm) - 1, -1, -1):
+            off = index * SPACING
+            if (_header_ok(nvm, off)
+                    and (best < 0 or _newer(_seq(nvm, off), _seq(nvm, best * SPACING)))
+                    and _slot_crc(nvm, off)):
+                best = index
         if best >= 0:
-            off = SLOTS[best]
+            off = best * SPACING
             buf = self.buf
             end = _slot_crc(nvm, off)
             for i in range(end + 4):
@@ -241,25 +266,43 @@ class Record:
         return best
 
     def save(self, nvm):
-        """Write the record to the slot not holding the newest copy; return the slot or -1.
+        """Write the record to the next erased slot (or start the ring over); return the slot or -1.
 
         Nothing is written if nothing changed since the last load or save.
         """
         if nvm is None or len(nvm) < NVM_BYTES or not self.dirty:
             return -1
-        target = 1 - self.slot if self.slot >= 0 else 0
-        if self.slot < 0 and not _erased(nvm, SLOTS[0]) and _erased(nvm, SLOTS[1]):
-            target = 1
+        count = _slots(nvm)
+        target = self.slot + 1
+        if self.slot < 0:  # no valid copy: the first erased slot
+            target = 0
+            while target < count and not _erased(nvm, target * SPACING):
+                target += 1
         buf = self.buf
         seq = (self._get16(_SEQ) + 1) & 0xFFFF
         self._put16(_SEQ, seq)
         _crc_at(buf, 0, CRC, True)
-        off = SLOTS[target]
-        nvm[off:off + SLOT] = buf
+        if target < count and _erased(nvm, target * SPACING):
+            off = target * SPACING
+            nvm[off:off + SLOT] = buf  # programs erased bytes only
+        else:
+            target = 0
+            self._start_over(nvm, count)
         self.slot = target
         self.dirty = False
         self.saves += 1
         return target
+
+    def _start_over(self, nvm, count):
+        """The ring is full: one write of the new record in slot 0 and the rest erased."""
+        try:
+            image = bytearray(b"\xff") * ((count - 1) * SPACING + SLOT)
+        except MemoryError:  # slot 0 alone (the sector is erased and written back)
+            nvm[0:SLOT] = self.buf
+            return
+        image[0:SLOT] = self.buf
+        nvm[0:len(image)] = image
+        self.wraps += 1
 
     # --------------------------------------------------------------- fields
 

@@ -1,4 +1,4 @@
-"""hw.record: the CRC, the two slots, saturation, and power cuts in the emulator's nvm model.
+"""hw.record: the CRC, the ring of slots, saturation, and power cuts in the emulator's nvm model.
 
 Power cuts: ``tools.emulate.nvm.FileNVM`` cuts the power after every byte of a save
 (``bytes`` mode) and after every erase/program step of CircuitPython's RP2040 nvm
@@ -15,6 +15,9 @@ from hypothesis import given, settings, strategies as st
 from hw import record as rec
 from hw.menu import DEFAULTS, Menu
 from tools.emulate.nvm import FileNVM, PowerCut
+
+
+RING_BYTES = (rec.RING - 1) * rec.SPACING + rec.SLOT  # the bytes the ring covers
 
 
 def played(r, rnd, n=30):
@@ -60,22 +63,59 @@ def test_fresh_nvm_loads_defaults_and_first_save_uses_slot_0():
     assert r.save(nvm) == -1  # nothing changed: nothing written
     r.game_won(0, 12345)
     assert r.save(nvm) == 0
-    assert nvm[rec.SLOTS[1]:rec.SLOTS[1] + rec.SLOT] == b"\xff" * rec.SLOT  # other slot untouched
+    second = rec.SPACING
+    assert nvm[second:second + rec.SLOT] == b"\xff" * rec.SLOT  # the next slot untouched
 
 
-def test_round_trip_and_alternating_slots():
+def test_round_trip_around_the_ring():
     rnd = random.Random(3)
-    nvm = bytearray(b"\xff" * 4096)
+    nvm = FileNVM(None, mode="rp2040")
     r = rec.Record(DEFAULTS)
     r.load(nvm)
     slots = []
-    for _ in range(5):
-        played(r, rnd, 5)
+    for _ in range(rec.RING + 3):
+        played(r, rnd, 2)
         slots.append(r.save(nvm))
         again = rec.Record(DEFAULTS)
         assert again.load(nvm) == slots[-1]
         assert image(again) == image(r)
-    assert slots == [0, 1, 0, 1, 0]
+    assert slots == list(range(rec.RING)) + [0, 1, 2]
+    assert nvm.erases == 1 and r.wraps == 1  # only the save that started the ring over erased
+    for index in range(3, rec.RING):  # the old copies went with that erase
+        off = index * rec.SPACING
+        assert bytes(nvm[off:off + rec.SPACING]) == b"\xff" * rec.SPACING
+
+
+def test_starting_over_without_memory_writes_slot_0_alone(monkeypatch):
+    nvm = FileNVM(None, mode="rp2040")
+    r = rec.Record(DEFAULTS)
+    for _ in range(rec.RING):
+        r.game_won(0, 1000)
+        r.save(nvm)
+
+    class NoMemory(bytearray):
+        def __mul__(self, n):
+            raise MemoryError
+
+    monkeypatch.setattr(rec, "bytearray", NoMemory, raising=False)
+    r.game_won(1, 1000)
+    assert r.save(nvm) == 0 and r.wraps == 0 and nvm.erases == 1
+    assert loaded(nvm) == (0, image(r))  # the newest, though the older copies stay
+    monkeypatch.undo()
+    r.game_won(1, 1000)
+    assert r.save(nvm) == 0 and r.wraps == 1  # slot 1 is not erased: the ring starts over
+    assert loaded(nvm) == (0, image(r)) and nvm.erases == 2
+
+
+def test_a_small_nvm_holds_two_slots():
+    nvm = bytearray(b"\xff" * rec.NVM_BYTES)
+    r = rec.Record(DEFAULTS)
+    got = []
+    for _ in range(4):
+        r.game_won(0, 1000)
+        got.append(r.save(nvm))
+    assert got == [0, 1, 0, 1] and loaded(nvm) == (1, image(r))
+    assert r.load(bytearray(b"\xff" * (rec.NVM_BYTES - 1))) == -1  # too small: defaults
 
 
 def test_stats_values():
@@ -145,8 +185,13 @@ def test_newest_bad_slot_falls_back_to_the_older():
     old = image(r)
     r.game_won(1, 1000)
     assert r.save(nvm) == 1
-    nvm[rec.SLOTS[1] + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
+    nvm[rec.SPACING + rec.GAMES] ^= 0x40  # one bit flipped in the newer copy
     assert loaded(nvm) == (0, old)
+    r = rec.Record(DEFAULTS)
+    r.load(nvm)
+    r.game_won(0, 1000)
+    assert r.save(nvm) == 0  # slot 1 holds the bad copy: not erased, so the ring starts over
+    assert loaded(nvm) == (0, image(r))
 
 
 def test_old_menu_store_migrates_menu_only():
@@ -188,7 +233,7 @@ def menu_boots(nvm):
 
 
 def prepared(mode, rnd, saves):
-    """An nvm after ``saves`` saves (0: fresh), and the record that made them."""
+    """An nvm after ``saves`` saves (0: fresh; RING: the ring full), and the record."""
     nvm = FileNVM(None, mode=mode)
     r = rec.Record(DEFAULTS)
     r.load(nvm)
@@ -198,7 +243,7 @@ def prepared(mode, rnd, saves):
     return nvm, r
 
 
-@pytest.mark.parametrize("saves", [0, 1, 2, 3])
+@pytest.mark.parametrize("saves", [0, 1, 2, 3, rec.RING])
 def test_power_cut_after_every_byte(saves):
     rnd = random.Random(saves)
     nvm, r = prepared("bytes", rnd, saves)
@@ -206,8 +251,12 @@ def test_power_cut_after_every_byte(saves):
     played(r, rnd, 4)
     new = image(r)
     assert new != old
-    cuts = 0
-    for n in range(rec.SLOT + 1):
+    # A save into the ring writes one slot: a cut after each of its bytes. Starting
+    # the ring over writes the ring's image (slot 0 first, then 0xFF over the older
+    # copies): each byte of slot 0, then every 61st byte and the last.
+    written = rec.SLOT if saves % rec.RING or saves == 0 else RING_BYTES
+    points = list(range(rec.SLOT + 1)) + list(range(rec.SLOT + 61, written, 61)) + [written]
+    for n in points:
         copy = FileNVM(None, cut_after=n)
         copy._data[:] = nvm._data
         attempt = rec.Record(DEFAULTS)
@@ -216,22 +265,21 @@ def test_power_cut_after_every_byte(saves):
         attempt.dirty = True
         try:
             attempt.save(copy)
-            assert n == rec.SLOT  # the last cut point lets the whole save through
+            assert n == written  # the last cut point lets the whole save through
         except PowerCut:
-            cuts += 1
+            assert n < written
         got = loaded(copy)[1]
-        assert got == (new if n == rec.SLOT else old), "cut after %d bytes" % n
+        assert got == (new if n >= rec.SLOT else old), "cut after %d bytes" % n
         assert firmware_starts(copy) == got
-    assert cuts == rec.SLOT  # one reboot after every byte of the slot
 
 
-@pytest.mark.parametrize("saves", [0, 1, 2, 3])
+@pytest.mark.parametrize("saves", [0, 1, 2, 3, rec.RING - 1, rec.RING, rec.RING + 1])
 def test_power_cut_at_every_rp2040_flash_step(saves):
     """CircuitPython's RP2040 write: program-only into erased bytes, else erase + program.
 
     The old or the new record, or the defaults only when the cut fell between the
-    sector erase and the program of page 0 (which holds both slots): the one window
-    two slots in one 4 KB sector cannot cover.
+    sector erase and the program of page 0 when the ring starts over (one save in
+    RING): the one window a single 4 KB sector cannot cover.
     """
     rnd = random.Random(10 + saves)
     nvm, r = prepared("rp2040", rnd, saves)
@@ -266,9 +314,9 @@ def test_power_cut_at_every_rp2040_flash_step(saves):
         else:
             raise AssertionError("cut after step %d: neither old nor new" % n)
         n += 1
-    if saves < 2:  # slot 1 (or slot 0) still erased: program only, no erase window
-        assert set(outcomes) == {"old"} and len(outcomes) == 1
-    else:  # 1 erase + 16 page programs; both slots sit in page 0
+    if saves % rec.RING or saves == 0:  # the next slot is erased: one page program
+        assert outcomes == ["old"]
+    else:  # the ring is full: 1 erase + 16 page programs; the new record sits in page 0
         assert outcomes == ["old", "defaults"] + ["new"] * 15
 
 
@@ -279,12 +327,12 @@ def valid_image(nvm, r):
     slot = r.slot
     if slot < 0:
         return False
-    off = rec.SLOTS[slot]
+    off = slot * rec.SPACING
     return bytes(nvm[off:off + rec.SLOT]) == bytes(r.buf)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.binary(min_size=rec.NVM_BYTES, max_size=rec.NVM_BYTES))
+@given(st.binary(min_size=rec.NVM_BYTES, max_size=RING_BYTES))
 def test_any_nvm_content_boots_to_defaults_or_a_valid_record(data):
     nvm = bytearray(data) + bytearray(b"\xff" * (4096 - len(data)))
     r = rec.Record(DEFAULTS)
@@ -295,8 +343,8 @@ def test_any_nvm_content_boots_to_defaults_or_a_valid_record(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 5), st.lists(st.tuples(st.integers(0, rec.NVM_BYTES - 1),
-                                             st.integers(0, 255)), max_size=6))
+@given(st.sampled_from((0, 1, 2, 5, rec.RING, rec.RING + 3)),
+       st.lists(st.tuples(st.integers(0, RING_BYTES - 1), st.integers(0, 255)), max_size=6))
 def test_damaged_records_boot_to_defaults_or_a_valid_record(saves, damage):
     rnd = random.Random(saves)
     nvm, r = prepared("bytes", rnd, saves)

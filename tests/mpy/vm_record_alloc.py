@@ -48,10 +48,12 @@ def crc():
 report.free("game/match/tie/reaction updates (x10)", updates, n=10)
 report.check(r.games(0) >= 11 and r.ties_won(1) >= 11 and r.reaction_ms(0) == 420,
              "the updates counted", (r.games(0), r.ties_won(1), r.reaction_ms(0)))
-report.free("save: seq, CRC-32 in 16-bit halves, one slice assignment (x4)", save, n=4)
+report.free("save into the ring: seq, CRC-32 in 16-bit halves, one slice assignment (x4)", save, n=4)
 slot = r.slot
-report.check(rec._slot_ok(nvm, rec.SLOTS[slot]), "the saved slot's CRC holds")
-report.free("load: two slots checked, the newest copied (x4)", load, n=4)
+off = slot * rec.SPACING
+report.check(rec._header_ok(nvm, off) and rec._crc_at(nvm, off, off + rec.CRC, False),
+             "the saved slot's CRC holds")
+report.free("load: the ring scanned newest first, the newest copied (x4)", load, n=4)
 report.free("CRC-32 check of one slot (x4)", crc, n=4)
 report.check(r.slot == slot and r.games(0) >= 11, "load found the newest slot")
 hi, lo = rec.crc32_halves(bytearray(b"123456789"), 0, 9)

@@ -48,6 +48,9 @@ def parse_args(argv):
     p.add_argument("--diag", action="store_true",
                    help="print the console's 'diag ...' lines (CSPEED_DIAG=1) as a summary")
     p.add_argument("--json", metavar="FILE", help="write a JSON report (times, diag, latency)")
+    p.add_argument("--nvm", metavar="FILE",
+                   help="model the serial flash (tools/picosim/flash.mjs): microcontroller.nvm"
+                        " starts from FILE (erased if absent) and is written back to it")
     p.add_argument("--workdir", default=DEFAULT_DIR, help="build folder (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="do not echo the console")
     return p.parse_args(argv)
@@ -151,11 +154,20 @@ def main(argv=None):
     echo = None if args.quiet else (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
     print("picosim: CircuitPython 10.2.1 (Pico UF2) on rp2040js, %g s after code.py starts"
           % seconds, flush=True)
+    flash = None
     try:
+        if args.nvm:
+            flash = {"nvm": Path(args.nvm).read_bytes() if os.path.exists(args.nvm) else None}
+        if args.game and (flash is None or flash["nvm"] is None):
+            flash = {"nvm": game_nvm(args.game)}  # the game chosen in the saved menu
         result = run(workdir / "run", seconds=seconds, events=events, settings=settings,
                      mpy=mpy, code=code, capture_frames=bool(args.frames or args.gif),
-                     on_console=echo,
-                     flash={"nvm": game_nvm(args.game)} if args.game else None)
+                     on_console=echo, flash=flash)
+        if args.nvm and result.nvm is not None:
+            Path(args.nvm).write_bytes(result.nvm)
+    except OSError as err:
+        print("tools.picosim: %s" % err, file=sys.stderr)
+        return 2
     except PicoError as err:
         print("tools.picosim: %s" % err, file=sys.stderr)
         return 2
@@ -179,6 +191,13 @@ def main(argv=None):
              report["boot_wall_s"], report["refreshes"]))
     for problem in report["problems"]:
         print("firmware problem: %s (see the console)" % problem)
+    if args.nvm:
+        ops = [op for op in result.flash_ops if op.get("nvm")]
+        erases = sum(1 for op in ops if op["op"] == "erase")
+        print("nvm: %d erases, %d page programs; longest stretch with interrupts off for them"
+              " %.2f ms emulated; written back to %s"
+              % (erases, len(ops) - erases,
+                 max([(s["end"] - s["start"]) / 1e6 for s in result.irqoff] or [0]), args.nvm))
 
     if args.screenshot:
         from PIL import Image

@@ -6,7 +6,9 @@
 //   {"type":"t0","t":ns}                  "code.py" seen on the console (its title): script time 0
 //   {"type":"edge","t":ns,"pin":N,"high":bool}   a scripted GPIO edge
 //   {"type":"burst",...}                  a run of SPI bytes (a refresh, see below)
-//   {"type":"done",...}                   emulated and wall time
+//   {"type":"done",...}                   emulated and wall time, why it stopped
+// It stops after job.untilMs of script time, or once the console has shown
+// job.stopOn (if set), or at a power cut of the flash model (flash.mjs).
 // The second CDC port (usb_cdc.data, the match log) goes to JOB.outDir/data.bin.
 //
 // Implementation Notes
@@ -61,13 +63,28 @@ mcu.flash.set(fs.readFileSync(job.fat), job.fatOffset);
 mcu.core.PC = FLASH_BASE;
 
 // Optional serial-flash model (flash.mjs): nvm writes become real; power cuts.
+// With it, every stretch with interrupts off (PRIMASK set) during which an nvm
+// erase or program happened is reported: {"type":"irqoff","start","end","ops"}.
 let flashStats = null;
 let cutReason = null;
 if (job.flash) {
   if (job.flash.nvmIn) mcu.flash.set(fs.readFileSync(job.flash.nvmIn), job.flash.nvmOffset);
   flashStats = installFlash(mcu, job.flash, out, (kind, addr) => {
-    cutReason = `power cut before ${kind} at 0x${addr.toString(16)}`;
+    cutReason = `power cut at ${kind} 0x${addr.toString(16)}`;
   });
+}
+let irqOffSince = -1, irqOffOps = 0;
+function watchPrimask() {
+  const pm = mcu.core.PM;
+  if (pm && irqOffSince < 0) {
+    irqOffSince = mcu.clock.nanos;
+    irqOffOps = flashStats.steps;
+  } else if (!pm && irqOffSince >= 0) {
+    if (flashStats.steps !== irqOffOps) {
+      out({ type: 'irqoff', start: irqOffSince, end: mcu.clock.nanos, ops: flashStats.steps - irqOffOps });
+    }
+    irqOffSince = -1;
+  }
 }
 
 // BOOTSEL: the QSPI chip-select pad must read high (input enabled, value 1).
@@ -174,12 +191,18 @@ class TwoPortHost {
 
 const dataFile = fs.openSync(path.join(job.outDir, 'data.bin'), 'w');
 let consoleTail = '';
+let stopTail = '';
 let t0 = null;
 const decoder = new TextDecoder();
 
+let stopReason = null;
 function onConsole(buf) {
   const text = decoder.decode(buf, { stream: true });
   out({ type: 'console', t: mcu.clock.nanos, text });
+  if (job.stopOn && stopReason === null) {
+    stopTail = (stopTail + text).slice(-(job.stopOn.length + 256));
+    if (stopTail.includes(job.stopOn)) stopReason = 'console: ' + job.stopOn;
+  }
   if (t0 === null) {
     consoleTail = (consoleTail + text).slice(-64);
     if (consoleTail.includes('code.py')) startScript();
@@ -324,12 +347,14 @@ function slice() {
   const stop = untilNs(job.untilMs);
   for (let i = 0; i < 200000; i++) {
     if (cutReason !== null) return finish(cutReason);
+    if (stopReason !== null) return finish(stopReason);
     if (core.waiting) {
       const n = clock.nanosToNextAlarm;
       if (n <= 0) { clock.tick(1000); continue; }
       clock.tick(n);
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NS);
+      if (flashStats !== null && core.PM !== (irqOffSince >= 0)) watchPrimask();
     }
   }
   if (clock.nanos >= stop) return finish('time');

@@ -95,6 +95,7 @@ class Result:
     frame: np.ndarray = None  # (h, w, 3) uint8: the panel at the end
     frames_path: Path = None  # raw RGB565 frames, one per changing burst
     flash_ops: list = field(default_factory=list)  # flash model: {"op", "addr", "len", "t", "step"}
+    irqoff: list = field(default_factory=list)  # flash model: {"start", "end", "ops"} ns
     nvm: bytes = None  # flash model: the nvm sector at the end (or at the power cut)
     workdir: Path = None
     boot_wall_s: float = None  # wall time from start to "code.py"
@@ -141,13 +142,19 @@ def build_image(workdir, settings=None, mpy=("lib",), code=None):
 
 
 def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
-        capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None):
+        capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None,
+        stop_on=None):
     """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.
 
     ``events``: ``[(ms after t0, logical key, down)]``; a key down drives its pin low.
+    ``stop_on``: stop as soon as the console shows this text (``done["reason"]``
+    says which way the run ended).
     ``flash``: ``None`` (rp2040js ignores flash writes), or a dict turning on the
     serial-flash model of ``flash.mjs``: ``nvm`` (bytes: the nvm sector at reset),
-    ``cut_after`` (stop after this many erase/program steps: a power cut).
+    ``cut_after`` (stop after this many erase/program steps in the nvm sector: a
+    power cut), ``partial`` (the next step is half done when the power goes),
+    ``seed`` (of those half-done bits), ``timing`` (``"typ"`` or ``"max"``: the
+    W25Q16JV datasheet's typical or maximum busy times).
     """
     reason = missing()
     if reason:
@@ -160,14 +167,16 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         "uf2": str(UF2), "bootrom": str(BOOTROM), "fat": str(image), "fatOffset": FAT_OFFSET,
         "outDir": str(workdir), "untilMs": seconds * 1000.0, "bootTimeoutMs": BOOT_TIMEOUT_MS,
         "holdHigh": keys, "dcPin": dc, "csPin": cs, "gapUs": gap_us,
-        "captureFrames": bool(capture_frames),
+        "captureFrames": bool(capture_frames), "stopOn": stop_on,
         "events": [{"ms": ms, "pin": keys[key], "high": not down} for ms, key, down in events],
     }
     if flash is not None:
-        job["flash"] = {"nvmOffset": NVM_OFFSET, "cutAfter": flash.get("cut_after", -1)}
+        job["flash"] = {"nvmOffset": NVM_OFFSET, "cutAfter": flash.get("cut_after", -1),
+                        "cutPartial": bool(flash.get("partial")), "seed": flash.get("seed", 1),
+                        "timing": flash.get("timing", "typ")}
         if flash.get("nvm") is not None:
             nvm_in = workdir / "nvm-in.bin"
-            nvm_in.write_bytes(bytes(flash["nvm"]))
+            nvm_in.write_bytes(bytes(flash["nvm"])[:4096])  # one sector; CIRCUITPY follows
             job["flash"]["nvmIn"] = str(nvm_in)
     job_path = workdir / "job.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
@@ -202,6 +211,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
                 result.edges.append(msg)
             elif kind == "flash":
                 result.flash_ops.append(msg)
+            elif kind == "irqoff":
+                result.irqoff.append(msg)
             elif kind == "t0":
                 result.t0 = msg["t"]
                 result.boot_wall_s = time.monotonic() - started
