@@ -32,7 +32,7 @@ shared by all screens; the card sheet once, with the first table.
 
 Every press given to the engine is logged (``hw.serial_log``), so the streamed log
 replays to exactly the device's game. A match runs game after game until one player
-has won it; a drawn game is followed by another game with a fresh shuffle (a new
+has won it (then START begins another with the same choices, a pad shows the menu); a drawn game is followed by another game with a fresh shuffle (a new
 seed from the device's own generator). START pauses and resumes (presses are not
 played while paused; the engine's clock keeps running, so a deal or a stuck pause
 may end during a pause); holding START for a second returns to the menu (the game
@@ -70,15 +70,15 @@ here: the display, the buttons, the serial port and the piezo are passed in.
 import gc
 
 from engine.game import (
-    DEALING, DRAW, ERROR_NAMES, EV_OVER, EV_PRESS, COVER, ILLEGAL, OK, OVER, PLAY, STUCK,
-    WHY_DEADLOCK, WIN_A, Game,
+    DEALING, DRAW, ERROR_NAMES, OK, OVER, PLAY, STUCK, WHY_DEADLOCK, WIN_A, Game,
 )
 from engine.rng import Rng, SEED_LIMIT
 from engine.rules import Rules
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
 from hw import table_view as tv
-from hw.buzzer import SOUND_COVER, SOUND_ILLEGAL, SOUND_NONE, SOUND_OVER, Silent
+from hw.buzzer import SOUND_NONE, Silent
+from hw.feedback import Feedback
 from hw.menu import Menu, bot_levels
 from hw.menu_view import MenuView, TitleView
 from hw.pads import KEY_START, position
@@ -191,6 +191,7 @@ class App:
         self.play_since = 0
         self.logged_at = 0
         self.sound = SOUND_NONE
+        self.feedback = Feedback()  # each event's sound, notes and flashes (hw.feedback)
         self.clamps = 0
         self.frames = 0
         self.presses = 0  # presses given to the engine (human and CPU)
@@ -366,7 +367,7 @@ class App:
                 self.play_since = now
             elif self.go and ticks_diff(now, self.play_since) >= GO_MS:
                 self.go = False  # shown for good: never comes back after a wrap
-            self.view.update(game, now, self.message(now), self.hints)
+            self.view.update(game, now, self.message(now), self.hints, self.feedback)
 
     # The current screen's view, by kind (None when another screen is shown).
     @property
@@ -390,12 +391,13 @@ class App:
         return self.view if self.screen == TABLE_SCREEN else None
 
     def message(self, now):
-        """Return the message id (``hw.table_view.MSG_*``) the table shows at ``now``."""
-        if self.paused:
-            return tv.MSG_PAUSED
+        """Return the message id (``hw.table_view.MSG_*``) the table shows at ``now``
+        (worded by ``hw.feedback``: the CPU named, the new-match prompt, notes)."""
         game = self.game
         mode = self.mode
-        if mode == READY:
+        if self.paused:
+            msg = tv.MSG_PAUSED
+        elif mode == READY:
             msg = tv.MSG_READY
         elif mode == GAME:
             phase = game.phase
@@ -416,7 +418,7 @@ class App:
                 msg = tv.MSG_WIN_A if game.result == WIN_A else tv.MSG_WIN_B
         else:
             msg = tv.MSG_NONE
-        return tv.DEMO_OF[msg] if self.attract else msg
+        return self.feedback.message(tv.DEMO_OF[msg] if self.attract else msg, now)
 
     # ------------------------------------------------------------ transitions
 
@@ -486,9 +488,9 @@ class App:
 
     def _start_tapped(self, now):
         mode = self.mode
-        if mode == TITLE or mode == DONE:
+        if mode == TITLE:
             self._show(MENU)
-        elif mode == MENU:
+        elif mode == MENU or mode == DONE:  # match over: "START: new match"
             self.begin_match(now)
         else:
             self.paused = not self.paused
@@ -567,6 +569,7 @@ class App:
     def _get_ready(self, hints, attract, now):
         self.hints = hints
         self.attract = attract
+        self.feedback.new_match(not self.seats[1].human, attract)
         self.paused = False
         self._ready(now)
         self._show(READY)
@@ -606,16 +609,9 @@ class App:
         self.mode = GAME
 
     def _on_event(self, ev, t, i):
-        """Engine sink: count stats, pick a sound (reads views only, never calls the game)."""
+        """Engine sink: count stats, feedback and its sound (reads views only, never
+        calls the game)."""
         self.stats.on_event(ev, t, i, self.game)
-        sound = SOUND_NONE
-        if ev == EV_PRESS:
-            result = self.game.tick_result[i]
-            if result == COVER:
-                sound = SOUND_COVER
-            elif result == ILLEGAL:
-                sound = SOUND_ILLEGAL
-        elif ev == EV_OVER:
-            sound = SOUND_OVER
+        sound = self.feedback.on_event(ev, t, i, self.game)
         if sound > self.sound:
             self.sound = sound
