@@ -73,7 +73,8 @@ class Feedback:
         self.flash_from = 0
         self.flash = 0  # the positions lit this frame
         self.redeal = False  # the next deal follows "no match"
-        self.match_at = 0  # the match's end
+        self.match_at = 0  # when the match's result was first shown
+        self.match_shown = False
 
     def new_match(self, cpu, demo):
         """A match begins: ``cpu`` if seat B is the CPU, ``demo`` in attract mode."""
@@ -129,7 +130,6 @@ class Feedback:
             self.notes[0] = self.notes[1] = 0
             return bz.SOUND_OVER
         if ev == EV_MATCH:
-            self.match_at = t
             return bz.SOUND_MATCH
         return bz.SOUND_NONE
 
@@ -148,9 +148,14 @@ class Feedback:
                 msg = CPU_OF[msg]
             if msg == tv.MSG_MATCH_A or msg == tv.MSG_MATCH_B or \
                     msg == tv.MSG_CPU_MATCH_A or msg == tv.MSG_CPU_MATCH_B:
+                if not self.match_shown:
+                    self.match_shown = True
+                    self.match_at = now
                 spent = ticks_diff(now, self.match_at)
                 if spent >= 0 and spent % (RESULT_SHOWN_MS + PROMPT_MS) >= RESULT_SHOWN_MS:
                     msg = tv.MSG_NEW_MATCH
+            else:
+                self.match_shown = False
         quiet = msg == tv.MSG_NONE or msg == tv.MSG_GO
         for seat in range(2):
             note = self.notes[seat]
