@@ -42,6 +42,7 @@ from hw import gfx
 
 GLYPH_SCALE_MAX = 2  # the corner ranks' largest scale (what a cover redraws: its cost)
 PIP_SCALE_MAX = 2  # the centre pip's largest scale
+PIP_SCALE_MIN = 2  # a smaller pip would be no larger than the corners' suits: none
 CORNER_SUIT_SCALE = 1  # the corner suits' scale
 SIDE = 0  # an index is the rank with its suit beside it
 STACK = 1  # an index is the rank with its suit under it
@@ -116,7 +117,7 @@ def card_layout(width, height, rank_scale=None, suit_scale_=None, pip_scale=None
     ranks = (rank_scale,) if rank_scale else tuple(range(GLYPH_SCALE_MAX, 0, -1))
     ss = suit_scale_ or CORNER_SUIT_SCALE
     if pip_scale is None:
-        pips = tuple(range(PIP_SCALE_MAX, -1, -1))
+        pips = tuple(range(PIP_SCALE_MAX, PIP_SCALE_MIN - 1, -1)) + (0,)
     else:
         pips = (pip_scale, 0) if pip_scale else (0,)
     for rs in ranks:

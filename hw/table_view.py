@@ -35,7 +35,7 @@ pixel passes through):
 The scene is built when the table is shown (``hw.app`` builds one screen at a time)
 and :meth:`TableView.update` reads the engine's views and touches only what changed
 since the last frame: steady-state frames allocate nothing. Border colours: orange
-marks a pending position, light blue a coverable one when hints are on, white a
+marks a pending position, light blue a coverable one when hints are on, magenta a
 flashing one (a tie, see ``hw.feedback``, which also gives each seat's line a note). In attract
 mode (``hw.app``) the message line carries the "DEMO - press any button" banner
 (``MSG_DEMO``; see ``DEMO_OF``).
