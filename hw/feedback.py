@@ -6,22 +6,23 @@ sound, a ``hw.buzzer`` id) and every frame's message id to :meth:`Feedback.messa
 ``flash``, the positions whose border is lit this frame). The table
 (``hw.table_view.TableView.update``) draws ``lines`` and ``flash``.
 
-What each event gives:
+What each event gives (on screen; sound):
 
-=============  ==========================================================  ===========
-event          on screen                                                   sound
-=============  ==========================================================  ===========
-cover          the new card (both corners: both players read it)           click, A's higher
-illegal press  "Not a match!" on the presser's line, LOCKED in its strip   low buzz
-locked press   "Locked: wait" on the presser's line                        thud
-tie            "Tie! Nobody covers" on both lines; the tied card and the   double chirp
-               cards of its rank flash
-lost tie       "Lost the coin toss" / "Won the coin toss"; the card flashes  falling pair
-no match       "No match - new deal" (the game's phase)                    falling tone
-redeal         "Dealing" (the game's phase)                                rising run
-game over      who won, worded for each seat; vs the CPU: "CPU wins"       long tone
-match over     who won the match, then "START: new match", in turn         fanfare
-=============  ==========================================================  ===========
+* a cover: the new card, in both corners so both players read it; a click, higher
+  for A than for B;
+* an illegal press: "Not a match!" on the presser's line, LOCKED in its strip; a low
+  buzz;
+* a locked press: "Locked: wait" on the presser's line; a thud;
+* a tie: "Tie! Nobody covers" on both lines, the tied card and the cards of its rank
+  flash (magenta borders); a double chirp;
+* a lost coin toss: "Lost the coin toss" / "Won the coin toss", the card flashes; a
+  falling pair;
+* no match: "No match - new deal" (the game's phase); a falling tone;
+* the redeal: "Dealing" (the game's phase); a rising run;
+* a game's end: who won, worded for each seat (vs the CPU: "CPU wins the game"); a
+  long tone;
+* a match's end: who won, then "START: new match", in turn (START starts one); a
+  fanfare.
 
 A note shows for :data:`NOTE_MS` and only while nothing else is to be told (no
 message, or "GO!"). Vs the CPU (seat B), results never say "You" on the CPU's line
@@ -58,6 +59,7 @@ _CPU_WORDING = {
     tv.MSG_MATCH_A: tv.MSG_CPU_MATCH_A, tv.MSG_MATCH_B: tv.MSG_CPU_MATCH_B,
 }
 CPU_OF = tuple(_CPU_WORDING.get(i, i) for i in range(len(tv.MESSAGES)))
+del _CPU_WORDING  # only CPU_OF is needed: give the heap back
 
 
 class Feedback:

@@ -18,7 +18,7 @@ from hw import buzzer as bz
 from hw import feedback as fb
 from hw import gfx
 from hw import table_view as tv
-from hw.app import DONE, GAME, MENU, READY, RESULT
+from hw.app import DONE, GAME, MENU, READY
 from hw.menu import MATCH, PLAYERS, TIES
 from hw.pads import KEY_START
 
