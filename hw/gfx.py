@@ -158,7 +158,10 @@ def rank_sheet(font=None, scale=1):
     tile_w = RANK_TILE_W * scale
     bitmap = displayio.Bitmap(tile_w * (BLANK_RANK + 1), RANK_TILE_H * scale, 2)
     for i, text in enumerate(RANK_TEXT):
-        inks = [_ink_columns(font, ord(char)) for char in text]
+        # A glyph's ink is columns 0-4 of its cell; only "10" is packed by its ink
+        # (reading a glyph's columns is slow on a board: once, for two glyphs).
+        inks = [_ink_columns(font, ord(char)) if len(text) > 1 else (0, GLYPH_W - 2)
+                for char in text]
         width = sum(last - first + 1 for first, last in inks) + len(text) - 1
         x = i * tile_w + (RANK_TILE_W - width) // 2 * scale  # the ink's left, centred
         if i in UNDERLINED:
