@@ -469,6 +469,7 @@ class App:
             if self.card_tiles is None:
                 self.card_tiles = tv.card_sheets(width, height)
             view = tv.TableView(width, height, self.glyphs, self.card_tiles)
+            _forget("hw.card_fit")  # the cards' layout code: needed to build only
         self.view = view
         self.screen = screen
         self.screens += 1

@@ -32,20 +32,30 @@ SOUND_REDEAL = 8
 SOUND_OVER = 9  # a game's end
 SOUND_MATCH = 10  # a match's end
 SOUND_COVER_A = SOUND_COVER
-# The notes ((frequency Hz, ms), ...) by sound id; a higher id wins within one loop.
-TONES = (
-    ((0, 0),),
-    ((1760, 15),),
-    ((1320, 15),),
-    ((150, 40),),
-    ((220, 120),),
-    ((660, 50), (440, 90)),
-    ((1568, 40), (0, 40), (1568, 40)),
-    ((523, 120), (392, 200)),
-    ((523, 50), (659, 50), (784, 70)),
-    ((880, 300),),
-    ((523, 110), (659, 110), (784, 110), (1047, 350)),
+# The notes by sound id, a higher id winning within one loop: NOTES holds (frequency
+# Hz, ms) pairs flat, sound n's from NOTES[FIRST[n]] up to NOTES[FIRST[n + 1]] (one
+# tuple of ints: a tuple per note would cost ~1 KB of heap).
+NOTES = (
+    0, 0,
+    1760, 15,
+    1320, 15,
+    150, 40,
+    220, 120,
+    660, 50, 440, 90,
+    1568, 40, 0, 40, 1568, 40,
+    523, 120, 392, 200,
+    523, 50, 659, 50, 784, 70,
+    880, 300,
+    523, 110, 659, 110, 784, 110, 1047, 350,
 )
+FIRST = bytes((0, 2, 4, 6, 8, 10, 14, 20, 24, 30, 32, 40))
+
+
+def notes(sound):
+    """Return sound ``sound``'s ``[(frequency Hz, ms), ...]`` (a new list: for tests
+    and tools; the buzzer reads ``NOTES`` in place)."""
+    at = FIRST[sound]
+    return [(NOTES[i], NOTES[i + 1]) for i in range(at, FIRST[sound + 1], 2)]
 
 
 class Silent:
@@ -67,33 +77,33 @@ class Buzzer:
         self.pwm = pwmio.PWMOut(pin, duty_cycle=0, frequency=440, variable_frequency=True)
         self.until = 0
         self.on = False  # a sound is playing (a note or a rest)
-        self.notes = TONES[SOUND_NONE]
-        self.note = 0  # the index of the note playing in ``notes``
+        self.note = 0  # the index in NOTES of the note playing
+        self.end = 0  # the index in NOTES just past the sound's last note
 
     def beep(self, sound, now):
         """Start sound ``sound`` (a ``SOUND_*`` id) at ``now``."""
-        notes = TONES[sound]
-        if not notes[0][0]:
+        at = FIRST[sound]
+        if not NOTES[at]:
             return
-        self.notes = notes
-        self.note = 0
+        self.note = at
+        self.end = FIRST[sound + 1]
         self._play(now)
 
     def _play(self, now):
-        freq, ms = self.notes[self.note]
+        freq = NOTES[self.note]
         if freq:
             self.pwm.frequency = freq
             self.pwm.duty_cycle = 0x8000
         else:
             self.pwm.duty_cycle = 0
-        self.until = ticks_add(now, ms)
+        self.until = ticks_add(now, NOTES[self.note + 1])
         self.on = True
 
     def update(self, now):
         """Play the next note when a note's time is up; stop after the last."""
         if self.on and ticks_diff(now, self.until) >= 0:
-            self.note += 1
-            if self.note < len(self.notes):
+            self.note += 2
+            if self.note < self.end:
                 self._play(now)
             else:
                 self.pwm.duty_cycle = 0

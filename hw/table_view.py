@@ -88,34 +88,39 @@ MSG_LOCKED = 25
 MSG_ILLEGAL = 26
 DEMO_TEXT = "DEMO - press any button"
 _DEMO = b"DEMO - press any button"
+def _both(text):
+    """The same text for both seats (one bytes object, not two)."""
+    return (text, text)
+
+
 MESSAGES = (
     (b"", b""),
-    (b"Get ready...", b"Get ready..."),
-    (b"Dealing", b"Dealing"),
-    (b"GO!", b"GO!"),
-    (b"No match - new deal", b"No match - new deal"),
+    _both(b"Get ready..."),
+    _both(b"Dealing"),
+    _both(b"GO!"),
+    _both(b"No match - new deal"),
     (b"You win the game!", b"A wins the game"),
     (b"B wins the game", b"You win the game!"),
-    (b"Draw - new shuffle", b"Draw - new shuffle"),
-    (b"Deadlock: draw", b"Deadlock: draw"),
+    _both(b"Draw - new shuffle"),
+    _both(b"Deadlock: draw"),
     (b"You win the match!", b"A wins the match"),
     (b"B wins the match", b"You win the match!"),
-    (b"Paused: START resumes", b"Paused: START resumes"),
+    _both(b"Paused: START resumes"),
     (_DEMO, _DEMO),
-    (b"A wins the game", b"A wins the game"),
-    (b"B wins the game", b"B wins the game"),
-    (b"A wins the match", b"A wins the match"),
-    (b"B wins the match", b"B wins the match"),
+    _both(b"A wins the game"),
+    _both(b"B wins the game"),
+    _both(b"A wins the match"),
+    _both(b"B wins the match"),
     (b"You win the game!", b"Player wins the game"),
-    (b"CPU wins the game", b"CPU wins the game"),
+    _both(b"CPU wins the game"),
     (b"You win the match!", b"Player wins the match"),
-    (b"CPU wins the match", b"CPU wins the match"),
-    (b"START: new match", b"START: new match"),
-    (b"Tie! Nobody covers", b"Tie! Nobody covers"),
-    (b"Lost the coin toss", b"Lost the coin toss"),
-    (b"Won the coin toss", b"Won the coin toss"),
-    (b"Locked: wait", b"Locked: wait"),
-    (b"Not a match!", b"Not a match!"),
+    _both(b"CPU wins the match"),
+    _both(b"START: new match"),
+    _both(b"Tie! Nobody covers"),
+    _both(b"Lost the coin toss"),
+    _both(b"Won the coin toss"),
+    _both(b"Locked: wait"),
+    _both(b"Not a match!"),
 )
 MESSAGE_WIDTH = 23  # the longest message
 # During attract mode a message id is shown as DEMO_OF[id]: the banner whenever
