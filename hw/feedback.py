@@ -79,8 +79,9 @@ class Feedback:
         self.match_shown = False
 
     def new_match(self, cpu, demo):
-        """A match begins: ``cpu`` if seat B is the CPU, ``demo`` in attract mode."""
-        self.cpu = cpu
+        """A match begins: ``cpu`` if seat B is the CPU, ``demo`` in attract mode (both
+        seats are CPUs there: named A and B)."""
+        self.cpu = cpu and not demo
         self.demo = demo
         self.notes[0] = self.notes[1] = 0
         self.flashing = 0
