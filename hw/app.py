@@ -78,7 +78,6 @@ from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
 from hw import table_view as tv
 from hw.buzzer import SOUND_NONE, Silent
-from hw.feedback import Feedback
 from hw.menu import Menu, bot_levels
 from hw.menu_view import MenuView, TitleView
 from hw.pads import KEY_START, position
@@ -191,7 +190,8 @@ class App:
         self.play_since = 0
         self.logged_at = 0
         self.sound = SOUND_NONE
-        self.feedback = Feedback()  # each event's sound, notes and flashes (hw.feedback)
+        self.feedback = None  # hw.feedback.Feedback: each event's sound, notes, flashes
+        # (made with the first match: its code takes no heap before one is played)
         self.clamps = 0
         self.frames = 0
         self.presses = 0  # presses given to the engine (human and CPU)
@@ -561,6 +561,10 @@ class App:
 
     def _new_match(self, rules):
         """Abandon any game still on, take ``rules`` and log the match header."""
+        if self.feedback is None:
+            from hw.feedback import Feedback
+
+            self.feedback = Feedback()
         game = self.game
         game.new_match()  # ends a game in progress, so the rules may change
         game.set_rules(rules)

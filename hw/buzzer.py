@@ -51,13 +51,6 @@ NOTES = (
 FIRST = bytes((0, 2, 4, 6, 8, 10, 14, 20, 24, 30, 32, 40))
 
 
-def notes(sound):
-    """Return sound ``sound``'s ``[(frequency Hz, ms), ...]`` (a new list: for tests
-    and tools; the buzzer reads ``NOTES`` in place)."""
-    at = FIRST[sound]
-    return [(NOTES[i], NOTES[i + 1]) for i in range(at, FIRST[sound + 1], 2)]
-
-
 class Silent:
     """No piezo fitted."""
 

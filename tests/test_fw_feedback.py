@@ -36,6 +36,12 @@ def _begin(rig, choices=None):
     rig.run(1000)  # "GO!" has gone
 
 
+def _notes(sound):
+    """``[(frequency Hz, ms), ...]`` of a sound (hw.buzzer keeps them flat)."""
+    return [(bz.NOTES[i], bz.NOTES[i + 1])
+            for i in range(bz.FIRST[sound], bz.FIRST[sound + 1], 2)]
+
+
 def _presses(rig):
     """The device engine's press events so far (dicts of the trace)."""
     events = [json.loads(line) for line in rig.trace]
@@ -52,7 +58,7 @@ def _tones(rig):
 
 def _sound_played(rig, sound):
     """True if the notes of ``sound`` were played, in order, at some point."""
-    want = [f for f, _ in bz.notes(sound) if f]
+    want = [f for f, _ in _notes(sound) if f]
     got = _tones(rig)
     return any(got[i:i + len(want)] == want for i in range(len(got)))
 
@@ -130,12 +136,12 @@ def test_each_seat_has_its_own_cover_click(rig):
     _begin(rig)
     rig.press_pos(1, rig.coverable()[0])
     rig.run(30)
-    assert _tones(rig)[-1] == bz.notes(bz.SOUND_COVER_B)[0][0]
+    assert _tones(rig)[-1] == _notes(bz.SOUND_COVER_B)[0][0]
     rig.run(200)
     rig.press_pos(0, rig.coverable()[0])
     rig.run(30)
-    assert _tones(rig)[-1] == bz.notes(bz.SOUND_COVER_A)[0][0]
-    assert bz.notes(bz.SOUND_COVER_A) != bz.notes(bz.SOUND_COVER_B)
+    assert _tones(rig)[-1] == _notes(bz.SOUND_COVER_A)[0][0]
+    assert _notes(bz.SOUND_COVER_A) != _notes(bz.SOUND_COVER_B)
 
 
 class _Game:
@@ -164,7 +170,7 @@ def test_every_event_has_its_own_sound():
     heard.append(f.on_event(EV_MATCH, 0, -1, game))
     assert heard == [bz.SOUND_COVER_A, bz.SOUND_LOCKED, bz.SOUND_TIE, bz.SOUND_NONE,
                      bz.SOUND_STUCK, bz.SOUND_REDEAL, bz.SOUND_OVER, bz.SOUND_MATCH]
-    tunes = [tuple(bz.notes(s)) for s in range(1, len(bz.FIRST) - 1)]
+    tunes = [tuple(_notes(s)) for s in range(1, len(bz.FIRST) - 1)]
     assert len(tunes) == bz.SOUND_MATCH and all(tunes)
     assert len(set(tunes)) == len(tunes)  # every sound distinct
 
@@ -175,7 +181,7 @@ def test_the_buzzer_plays_a_sound_note_by_note():
     buzzer = bz.Buzzer(board.GP15)
     buzzer.beep(bz.SOUND_MATCH, 100)
     t = 100
-    for freq, ms in bz.notes(bz.SOUND_MATCH):
+    for freq, ms in _notes(bz.SOUND_MATCH):
         assert buzzer.on and buzzer.pwm.frequency == freq and buzzer.pwm.duty_cycle
         buzzer.update(t + ms - 1)
         assert buzzer.pwm.frequency == freq  # not before its time
