@@ -32,8 +32,9 @@ shared by all screens; the card sheet once, with the first table.
 
 Every press given to the engine is logged (``hw.serial_log``), so the streamed log
 replays to exactly the device's game. A match runs game after game until one player
-has won it (then START begins another with the same choices, a pad shows the menu); a drawn game is followed by another game with a fresh shuffle (a new
-seed from the device's own generator). START pauses and resumes (presses are not
+has won it (then START begins another with the same choices, a pad shows the menu);
+a drawn game is followed by another game with a fresh shuffle (a new seed from the
+device's own generator). START pauses and resumes (presses are not
 played while paused; the engine's clock keeps running, so a deal or a stuck pause
 may end during a pause); holding START for a second returns to the menu (the game
 is first advanced to the pass's time, so a press read in that same pass is judged on
