@@ -39,8 +39,9 @@ shared by all screens; the card sheet once, with the first table.
 
 Every press given to the engine is logged (``hw.serial_log``), so the streamed log
 replays to exactly the device's game. A match runs game after game until one player
-has won it; a drawn game is followed by another game with a fresh shuffle (a new
-seed from the device's own generator). START pauses and resumes (presses are not
+has won it (then START begins another with the same choices, a pad shows the menu);
+a drawn game is followed by another game with a fresh shuffle (a new seed from the
+device's own generator). START pauses and resumes (presses are not
 played while paused; the engine's clock keeps running, so a deal or a stuck pause
 may end during a pause); holding START for a second returns to the menu (the game
 is first advanced to the pass's time, so a press read in that same pass is judged on
@@ -92,14 +93,13 @@ here: the display, the buttons, the serial port and the piezo are passed in.
 import gc
 
 from engine.game import (
-    DEALING, DRAW, ERROR_NAMES, EV_OVER, EV_PRESS, COVER, ILLEGAL, OK, OVER, PLAY, STUCK,
-    WHY_DEADLOCK, WIN_A,
+    DEALING, DRAW, ERROR_NAMES, OK, OVER, PLAY, STUCK, WHY_DEADLOCK, WIN_A,
 )
 from engine.rng import Rng, SEED_LIMIT
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
 from hw import messages  # the message ids (no view here: a view comes with its game)
-from hw.buzzer import SOUND_COVER, SOUND_ILLEGAL, SOUND_NONE, SOUND_OVER, Silent
+from hw.buzzer import SOUND_NONE, Silent
 from hw.menu import Menu, bot_levels
 from hw.menu_view import MenuView, TitleView
 from hw.pads import KEY_START
@@ -216,6 +216,8 @@ class App:
         self.play_since = 0
         self.logged_at = 0
         self.sound = SOUND_NONE
+        self.feedback = None  # hw.feedback.Feedback: each event's sound, notes, flashes
+        # (made with the first match: its code takes no heap before one is played)
         self.clamps = 0
         self.frames = 0
         self.presses = 0  # presses given to the engine (human and CPU)
@@ -413,7 +415,7 @@ class App:
                 self.play_since = now
             elif self.go and ticks_diff(now, self.play_since) >= GO_MS:
                 self.go = False  # shown for good: never comes back after a wrap
-            self.view.update(game, now, self.message(now), self.hints)
+            self.view.update(game, now, self.message(now), self.hints, self.feedback)
 
     # The current screen's view, by kind (None when another screen is shown).
     @property
@@ -448,12 +450,13 @@ class App:
         return self.view if self.screen == TABLE_SCREEN else None
 
     def message(self, now):
-        """Return the message id (``hw.messages.MSG_*``) the table shows at ``now``."""
-        if self.paused:
-            return messages.MSG_PAUSED
+        """Return the message id (``hw.messages.MSG_*``) the table shows at ``now``
+        (worded by ``hw.feedback``: the CPU named, the new-match prompt, notes)."""
         game = self.game
         mode = self.mode
-        if mode == READY:
+        if self.paused:
+            msg = messages.MSG_PAUSED
+        elif mode == READY:
             msg = messages.MSG_READY
         elif mode == GAME:
             phase = game.phase
@@ -474,7 +477,7 @@ class App:
                 msg = messages.MSG_WIN_A if game.result == WIN_A else messages.MSG_WIN_B
         else:
             msg = messages.MSG_NONE
-        return messages.DEMO_OF[msg] if self.attract else msg
+        return self.feedback.message(messages.DEMO_OF[msg] if self.attract else msg, now)
 
     # ------------------------------------------------------------ transitions
 
@@ -540,6 +543,7 @@ class App:
             if self.card_tiles is None:
                 self.card_tiles = kind.sheets(width, height)
             view = kind.view(width, height, self.glyphs, self.card_tiles)
+            _forget("hw.card_fit")  # the cards' layout code: needed to build only
         self.view = view
         self.screen = screen
         self.screens += 1
@@ -559,13 +563,15 @@ class App:
 
     def _start_tapped(self, now):
         mode = self.mode
-        if mode == TITLE or mode == DONE:
+        if mode == TITLE:
             self._show(MENU)
         elif mode == MENU:
             if self.menu.on_button_test():
                 self._enter_button_test(False)
             else:
                 self.begin_match(now)
+        elif mode == DONE:  # match over: "START: new match"
+            self.begin_match(now)
         else:
             self.paused = not self.paused
 
@@ -680,6 +686,10 @@ class App:
 
     def _new_match(self, rules):
         """Abandon any game still on, take ``rules`` and log the match header."""
+        if self.feedback is None:
+            from hw.feedback import Feedback
+
+            self.feedback = Feedback()
         game = self.game
         game.new_match()  # ends a game in progress, so the rules may change
         game.set_rules(rules)
@@ -689,6 +699,8 @@ class App:
     def _get_ready(self, hints, attract, now):
         self.hints = hints
         self.attract = attract
+        self.feedback.new_match(not self.seats[1].human, attract,
+                                getattr(self.kind, "RANK_FLASH", False))
         self.paused = False
         self._ready(now)
         self._show(READY)
@@ -732,16 +744,9 @@ class App:
         self.mode = GAME
 
     def _on_event(self, ev, t, i):
-        """Engine sink: count stats, pick a sound (reads views only, never calls the game)."""
+        """Engine sink: count stats, feedback and its sound (reads views only, never
+        calls the game)."""
         self.stats.on_event(ev, t, i, self.game)
-        sound = SOUND_NONE
-        if ev == EV_PRESS:
-            result = self.game.tick_result[i]
-            if result == COVER:
-                sound = SOUND_COVER
-            elif result == ILLEGAL:
-                sound = SOUND_ILLEGAL
-        elif ev == EV_OVER:
-            sound = SOUND_OVER
+        sound = self.feedback.on_event(ev, t, i, self.game)
         if sound > self.sound:
             self.sound = sound

@@ -49,6 +49,7 @@ class GridKind:
     """The 2x4 game (RULES.md): the handheld's first game."""
 
     KEY = "grid"
+    RANK_FLASH = True  # a tie flashes the cards of its rank (hw.feedback: game.by_rank)
     NAME = "California Speed 2x4"
     # engine.game, rules and bot stay: the other games' engines are built on them
     MODULES = ("hw.table_view",)

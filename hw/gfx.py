@@ -8,7 +8,10 @@ by storing ints (a tile index, a palette entry), which allocates nothing:
   tile of byte ``c`` is ``c - 32``. ``hw.text.Text`` shows text as a TileGrid over it.
 * :func:`rank_sheet` holds the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile) and
   a blank, one ``RANK_TILE_W x RANK_TILE_H`` tile each (font pixels, drawn
-  ``scale x scale`` screen pixels each: pre-scaled, no scaled group), and
+  ``scale x scale`` screen pixels each: pre-scaled, no scaled group); a rank's glyphs
+  are packed by their ink (one blank column between two), so "10" needs 9 columns,
+  not 12: the pixels a cover redraws are what it costs. 6 and 9 are underlined, as on
+  real cards, so that a 9 seen upside down never reads as a 6; and
   :func:`suit_sheet` the 4 suits (clubs, diamonds, hearts, spades, in card-code
   order; drawn here, because ``terminalio.FONT`` on a board has no suit glyphs) and
   a blank, ``SUIT_SIZE`` square. A card shows one tile of each, in the card's own
@@ -34,6 +37,7 @@ EDGE = 0x404040  # a card's border
 EMPTY = 0x0E4A24  # an empty position's outline
 PENDING = 0xFF9900
 HINT = 0x33DDFF
+FLASH = 0xFF3CF0  # a flashing card's border (a tie): magenta, unlike any other mark
 LOCKED = 0xB01818
 PANEL = 0x063A1A  # the info strips
 TEXT = 0xFFFFFF
@@ -46,9 +50,12 @@ FIRST_CHAR = 32  # tile 0 of the glyph sheet is a space
 LAST_CHAR = 126
 
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-RANK_TILE_W = 12  # two glyphs of the 6x12 terminal font ("10")
-RANK_TILE_H = 9  # glyph rows 2-10: where the ranks' ink is in the 6x12 cell
+RANK_TILE_W = 9  # "10": the two glyphs' ink (3 and 5 columns) and a column between
+RANK_TILE_H = 10  # glyph rows 2-11: the ranks' ink (2-9, Q's tail 10), the underline (11)
 RANK_TOP = 2  # the glyph cell's first row in a rank tile
+UNDERLINED = (5, 8)  # the ranks 6 and 9 (rank codes): underlined, as on real cards
+UNDERLINE_ROW = 9  # the underline's row in a rank tile (glyph row 11; row 10 a gap)
+UNDERLINE_W = 5  # the underline's width in font pixels (a glyph's ink is 5 wide)
 BLANK_RANK = 13  # the rank sheet's blank tile
 BLANK_SUIT = 4  # the suit sheet's blank tile
 BORDER = 2  # a card's border, in pixels
@@ -132,16 +139,38 @@ def glyph_sheet(font=None):
     return bitmap
 
 
+def _ink_columns(font, code):
+    """Return ``(first, last)`` inked column of the glyph of ``code`` (0, -1 if blank)."""
+    glyph = font.get_glyph(code)
+    first, last = GLYPH_W, -1
+    if glyph is not None:
+        sx = glyph.tile_index * glyph.width
+        for x in range(min(GLYPH_W, glyph.width)):
+            if any(glyph.bitmap[sx + x, y] for y in range(glyph.height)):
+                first = min(first, x)
+                last = x
+    return (first, last) if last >= 0 else (0, -1)
+
+
 def rank_sheet(font=None, scale=1):
     """Return the 1-bit rank sheet at ``scale``: 13 ranks and a blank (module doc)."""
     font = _font(font)
     tile_w = RANK_TILE_W * scale
     bitmap = displayio.Bitmap(tile_w * (BLANK_RANK + 1), RANK_TILE_H * scale, 2)
     for i, text in enumerate(RANK_TEXT):
-        x = i * tile_w + (RANK_TILE_W - GLYPH_W * len(text)) // 2 * scale
-        for char in text:
-            _blit_glyph(font, ord(char), bitmap, x, RANK_TILE_H, RANK_TOP, scale)
-            x += GLYPH_W * scale
+        # A glyph's ink is columns 0-4 of its cell; only "10" is packed by its ink
+        # (reading a glyph's columns is slow on a board: once, for two glyphs).
+        inks = [_ink_columns(font, ord(char)) if len(text) > 1 else (0, GLYPH_W - 2)
+                for char in text]
+        width = sum(last - first + 1 for first, last in inks) + len(text) - 1
+        x = i * tile_w + (RANK_TILE_W - width) // 2 * scale  # the ink's left, centred
+        if i in UNDERLINED:
+            for u in range(UNDERLINE_W):
+                _dot(bitmap, x + u * scale, UNDERLINE_ROW * scale, scale)
+        for char, (first, last) in zip(text, inks):
+            _blit_glyph(font, ord(char), bitmap, x - first * scale, UNDERLINE_ROW, RANK_TOP,
+                        scale)
+            x += (last - first + 2) * scale
     return bitmap
 
 

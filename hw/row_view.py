@@ -223,8 +223,10 @@ class RowView:
         for seat in range(2):
             self.messages[seat].set(text)
 
-    def update(self, game, now, msg, hints):
-        """Bring the scene up to date with ``game`` at time ``now``."""
+    def update(self, game, now, msg, hints, feedback=None):
+        """Bring the scene up to date with ``game`` at time ``now`` (``feedback``, the
+        app's ``hw.feedback.Feedback``: its message ids arrive worded in ``msg``; this
+        screen tells ties itself and draws no flashes)."""
         wins = game.rules.wins
         busy = False  # cards redrawn this frame: the message waits for the next
         if game.piles != self.piles:

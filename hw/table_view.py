@@ -3,24 +3,29 @@
 Seat A sits at the bottom edge, seat B at the top edge, facing each other; B's row
 and all of B's text are drawn upside down. From top to bottom::
 
-    B's strip   (B's pack count at B's left, LOCKED, B's games won)   upside down
-    B's row     positions 7 6 5 4 (B's own left is the screen's right) upside down
+    B's strip   (B's pack count at B's left, LOCKED, the score)        upside down
+    B's row     positions 7 6 5 4 (B's own left is the screen's right) turned
     messages    one line for B (upside down), one line for A
     A's row     positions 0 1 2 3
-    A's strip   (A's pack count, LOCKED, A's games won)
+    A's strip   (A's pack count, LOCKED, the score "A 1 - 0 B  first to 2")
+
+Every card carries its index in two corners, one upright for each seat
+(``hw.card_view``): both players read every card; each row's text is for its seat.
+The score reads the reader's own letter first ("B 0 - 1 A" on B's strip); vs the
+CPU, seat B is "CPU".
 
 Drawing design (what a refresh costs is the pixels it redraws times the layers each
 pixel passes through):
 
 * a card is a border of four thin TileGrids (its colour: one palette entry, so a
-  pending/hint mark redraws ~2 px wide strips, not the card), a face (one opaque
-  TileGrid over a shared 1-bit bitmap), and the rank and the suit: one tile each,
-  over ``hw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group; at most
+  pending/hint/flash mark redraws ~2 px wide strips, not the card), a face (one
+  opaque TileGrid over a shared 1-bit bitmap), and two indices (rank and suit, one
+  tile each, the second pair turned 180 degrees) and a centre pip, over
+  ``hw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group; at most
   :data:`GLYPH_SCALE_MAX`: the pixels a cover redraws are what it costs), opaque,
-  sharing the card's palette (its colour). Showing another card sets at most two tile
+  sharing the card's palette (its colour). Showing another card sets at most five tile
   indices and one palette entry: the refresh redraws those tiles only, each pixel
-  from one layer. Row B's cards are the same TileGrids flipped (``flip_x`` and
-  ``flip_y``) at mirrored places: the card turns 180 degrees;
+  from one layer. Row B's cards are the same, their pip turned;
 * all text is ``hw.text.Text`` (glyph tiles over one prebuilt glyph sheet, each field
   an opaque box in the colour below it: one layer per pixel): a pack count going down
   redraws a digit cell; LOCKED is a red box shown or hidden; messages change only the
@@ -30,7 +35,8 @@ pixel passes through):
 The scene is built when the table is shown (``hw.app`` builds one screen at a time)
 and :meth:`TableView.update` reads the engine's views and touches only what changed
 since the last frame: steady-state frames allocate nothing. Border colours: orange
-marks a pending position, light blue a coverable one when hints are on. In attract
+marks a pending position, light blue a coverable one when hints are on, magenta a
+flashing one (a tie, see ``hw.feedback``, which also gives each seat's line a note). In attract
 mode (``hw.app``) the message line carries the "DEMO - press any button" banner
 (``MSG_DEMO``; see ``DEMO_OF``).
 
@@ -39,7 +45,8 @@ Implementation Notes
 
 **Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``; reads
 ``engine.game.Game`` views (``tops``, ``packs``, ``pending``, ``coverable``,
-``phase``, ``locked_at``, ``score``, ``changes``); ``hw.messages`` (the texts).
+``phase``, ``locked_at``, ``score``, ``changes``) and, optionally, a
+``hw.feedback.Feedback`` (``lines``, ``flash``, ``cpu``); ``hw.messages`` (the texts).
 """
 
 import displayio
@@ -47,14 +54,25 @@ import displayio
 from engine.cards import NO_CARD
 from engine.game import PLAY
 from hw import gfx
+from hw import card_view
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale  # noqa: F401 (re-exported)
 from hw.text import LEFT, RIGHT, Text
 from hw.messages import (  # noqa: F401 (re-exported: the names the 2x4 table used)
     MSG_NONE, MSG_READY, MSG_DEAL, MSG_GO, MSG_STUCK, MSG_WIN_A, MSG_WIN_B, MSG_DRAW,
     MSG_DEADLOCK, MSG_MATCH_A, MSG_MATCH_B, MSG_PAUSED, MSG_DEMO, MSG_DEMO_WIN_A,
-    MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, DEMO_TEXT, MESSAGES, MESSAGE_WIDTH,
-    DEMO_OF, PACK_TEXT, PACK_AT, WON_TEXT, WON_AT, OF_AT, LOCKED_TEXT,
+    MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_CPU_WIN_A, MSG_CPU_WIN_B,
+    MSG_CPU_MATCH_A, MSG_CPU_MATCH_B, MSG_NEW_MATCH, MSG_TIE, MSG_LOST_TIE, MSG_WON_TIE,
+    MSG_LOCKED, MSG_ILLEGAL, DEMO_TEXT, MESSAGES, MESSAGE_WIDTH, DEMO_OF, PACK_TEXT, PACK_AT,
 )
+
+NAMES = (b"A", b"B")  # the seats, in the score line
+CPU_NAME = b"CPU"  # seat B vs the CPU
+# The score line, as the reader sees it: "<me> 1 - 0 <them>  first to 2".
+SCORE_DASH = b" - "
+SCORE_FIRST_TO = b"  first to "
+SCORE_WIDTH = 23  # "CPU 0 - 1 A  first to 2"
+LOCKED_TEXT = b"LOCKED"
+LOCKED_AT = len(PACK_TEXT) + 2  # columns from the reader's left: after the pack count
 
 
 def table_layout(width, height):
@@ -64,12 +82,8 @@ def table_layout(width, height):
     gap = max(2, width // 80)
     card_h = (height - 2 * strip - middle) // 2 - 2 * gap
     card_w = width // 4 - 2 * gap
-    # The rank, a gap of one font pixel, the suit: as big as fits, up to GLYPH_SCALE_MAX.
-    scale = 1
-    while scale < GLYPH_SCALE_MAX and \
-            card_glyphs_h(scale + 1) <= card_h - 2 * gfx.BORDER - 2 and \
-            gfx.RANK_TILE_W * (scale + 1) <= card_w - 2 * gfx.BORDER - 2:
-        scale += 1
+    # Two corner indices and a pip, as large as fit (hw.card_view.card_layout).
+    scale = card_view.card_layout(card_w, card_h)["rank_scale"]
     return {
         "width": width, "height": height, "strip": strip, "middle": middle, "gap": gap,
         "card_w": card_w, "card_h": card_h, "scale": scale,
@@ -94,9 +108,10 @@ def card_places(geo):
 
 
 def card_sheets(width, height):
-    """Return ``(rank sheet, suit sheet)`` at the scales of a ``width x height`` table."""
-    scale = table_layout(width, height)["scale"]
-    return gfx.rank_sheet(None, scale), gfx.suit_sheet(suit_scale(scale))
+    """Return ``(ranks, suits, pips)``: the sheets for a ``width x height`` table's cards
+    (``hw.card_view.card_sheets``; ``pips`` None if the cards have no room for one)."""
+    geo = table_layout(width, height)
+    return card_view.card_sheets(geo["card_w"], geo["card_h"])
 
 
 class TableView:
@@ -116,7 +131,8 @@ class TableView:
             box, _ = gfx.panel(0, y, width, strip, gfx.PANEL, cell=4)
             self.group.append(box)
 
-        shapes = Shapes(geo["card_w"], geo["card_h"], cards[0], cards[1])
+        shapes = Shapes(geo["card_w"], geo["card_h"], cards[0], cards[1],
+                        cards[2] if len(cards) > 2 else None)
         self.cards = []
         for pos, (x, y) in enumerate(card_places(geo)):
             card = CardView(shapes, x, y, geo["card_w"], geo["card_h"], geo["scale"],
@@ -128,24 +144,25 @@ class TableView:
         ms = geo["message_scale"]
         margin = max(4, width // 40)
         self.packs_text = []
-        self.won_text = []
+        self.won_text = []  # the score lines
         self.lock_text = []
         self.messages = []
         mid = height // 2
         quarter = geo["middle"] // 4
+        cell = gfx.GLYPH_W * ts
         for seat in range(2):
             flip = seat == 1
             y = height - strip // 2 if seat == 0 else strip // 2
             left = margin if seat == 0 else width - margin  # the reader's left
             right = width - margin if seat == 0 else margin
+            lock_x = left + LOCKED_AT * cell if seat == 0 else left - LOCKED_AT * cell
             pack = Text(glyphs, len(PACK_TEXT) + 1, gfx.TEXT, ts, flip, (0.0, 0.5), (left, y),
                         LEFT, gfx.PANEL)
             pack.set(PACK_TEXT)
-            won = Text(glyphs, len(WON_TEXT), gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
+            won = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
                        gfx.PANEL)
-            won.set(WON_TEXT)
-            lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.5, 0.5),
-                        (width // 2, y), background=gfx.LOCKED)
+            lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5),
+                        (lock_x, y), background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
             lock.hidden = True
             message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ms, flip, (0.5, 0.5),
@@ -161,26 +178,75 @@ class TableView:
         self.changes = -1
         self.hints = False
         self.wins = -1
+        self.cpu = False
+        self.flash = 0  # the positions drawn lit
         self.score = bytearray(2)
         self.packs = bytearray(2)
         self.locked = bytearray(2)
         self.message = -1
+        self.lines = bytearray(b"\xff\xff")  # the message id on each seat's line
         self.set_message(MSG_NONE)
+        self._write_scores(1)
 
-    def set_message(self, msg):
-        """Show message ``msg`` (an ``MSG_*`` id) to both players."""
-        if msg == self.message:
-            return
+    def set_message(self, msg, lines=None):
+        """Show message ``msg`` (an ``MSG_*`` id) to both players, or ``lines[seat]``
+        to each seat if given (``hw.feedback``: a note for one seat)."""
         self.message = msg
-        texts = MESSAGES[msg]
         for seat in range(2):
-            self.messages[seat].set(texts[seat])
+            shown = msg if lines is None else lines[seat]
+            if shown != self.lines[seat]:
+                self.lines[seat] = shown
+                self.messages[seat].set(MESSAGES[shown][seat])
 
-    def update(self, game, now, msg, hints):
-        """Bring the scene up to date with ``game`` at time ``now``."""
+    def _write_scores(self, wins):
+        """Write both score lines: "<me> n - n <them>  first to <wins>"."""
+        for seat in range(2):
+            me = CPU_NAME if seat == 1 and self.cpu else NAMES[seat]
+            them = CPU_NAME if seat == 0 and self.cpu else NAMES[1 - seat]
+            text = self.won_text[seat]
+            i = SCORE_WIDTH - len(me) - len(them) - 2 - len(SCORE_DASH) - \
+                len(SCORE_FIRST_TO) - 3
+            for k in range(i):
+                text.put(k, 32)
+            text.write(i, me)
+            i += len(me)
+            text.put(i, 32)
+            text.number(i + 1, min(self.score[seat], wins), 1)
+            i += 2
+            text.write(i, SCORE_DASH)
+            i += len(SCORE_DASH)
+            text.number(i, min(self.score[1 - seat], wins), 1)
+            text.put(i + 1, 32)
+            i += 2
+            text.write(i, them)
+            i += len(them)
+            text.write(i, SCORE_FIRST_TO)
+            text.number(i + len(SCORE_FIRST_TO), wins, 1)
+
+    def _color(self, pos, top, pending, coverable, flash):
+        """The border colour of position ``pos`` showing ``top``."""
+        if top == NO_CARD:
+            return gfx.EMPTY
+        if (flash >> pos) & 1:
+            return gfx.FLASH
+        if (pending >> pos) & 1:
+            return gfx.PENDING
+        if (coverable >> pos) & 1:
+            return gfx.HINT
+        return gfx.EDGE
+
+    def update(self, game, now, msg, hints, feedback=None):
+        """Bring the scene up to date with ``game`` at time ``now`` (and with
+        ``feedback``, a ``hw.feedback.Feedback``, if given: notes, flashes, the CPU)."""
         wins = game.rules.wins
+        flash = 0
+        cpu = False
+        if feedback is not None:
+            flash = feedback.flash
+            cpu = feedback.cpu
         busy = False  # cards redrawn this frame: the message waits for the next
-        if game.changes != self.changes or hints != self.hints or wins != self.wins:
+        if game.changes != self.changes or hints != self.hints or wins != self.wins or \
+                cpu != self.cpu:
             self.changes = game.changes
             self.hints = hints
             tops = game.tops
@@ -193,36 +259,42 @@ class TableView:
                 if top != card.card:
                     card.show(top)
                     busy = True
-                if top == NO_CARD:
-                    color = gfx.EMPTY
-                elif (pending >> pos) & 1:
-                    color = gfx.PENDING
-                elif (coverable >> pos) & 1:
-                    color = gfx.HINT
-                else:
-                    color = gfx.EDGE
+                color = self._color(pos, top, pending, coverable, self.flash)
                 if color != card.border:
                     card.mark(color)
                     busy = True
+            rescore = wins != self.wins or cpu != self.cpu
             for seat in range(2):
                 count = game.packs[seat]
                 if count != self.packs[seat]:
                     self.packs[seat] = count
                     self.packs_text[seat].number(PACK_AT, count, 2)
                 score = game.score[seat]
-                if score != self.score[seat] or wins != self.wins:
+                if score != self.score[seat]:
                     self.score[seat] = score
-                    won = self.won_text[seat]
-                    won.number(WON_AT, min(score, wins), 1)
-                    won.number(OF_AT, wins, 1)
+                    rescore = True
             self.wins = wins
+            self.cpu = cpu
+            if rescore:
+                self._write_scores(wins)
+        if flash != self.flash and not busy:  # a flash waits for a frame without cards
+            self.flash = flash
+            tops = game.tops
+            pending = game.pending
+            coverable = game.coverable if game.phase == PLAY and hints else 0
+            for pos in range(8):
+                card = self.cards[pos]
+                color = self._color(pos, tops[pos], pending, coverable, flash)
+                if color != card.border:
+                    card.mark(color)
+            busy = True
         for seat in range(2):
             locked = 1 if game.locked_at(seat, now) else 0
             if locked != self.locked[seat]:
                 self.locked[seat] = locked
                 self.lock_text[seat].hidden = not locked
         if not busy:
-            self.set_message(msg)
+            self.set_message(msg, feedback.lines if feedback is not None else None)
 
     def shown_top(self, pos):
         """Return the card code shown at ``pos`` (for tests and the emulator)."""

@@ -188,36 +188,40 @@ def _mask_of(tile_bitmap, index, tile_w, tile_h, scale, flipped):
 def decode_card(pixels, table, pos):
     """Read the card drawn at ``pos`` off a screenshot: a card code, or None if empty.
 
-    The card's rank and suit tiles are cut out of the picture (turned back for row B)
-    and each one's ink is matched against its sheet's tiles: exactly one rank and one
-    suit must match.
+    Each seat's index (its rank and suit tiles) is cut out of the picture, turned back
+    for seat B (as B reads it), and its ink matched against the sheets' tiles: exactly
+    one rank and one suit must match, and both seats must read the same card.
     """
     from hw import gfx
-    from hw.table_view import suit_scale
 
     card = table.cards[pos]
+    scale = card.ranks[0].tile_height // gfx.RANK_TILE_H
+    suit_scale = card.indices[0][1].tile_height // gfx.SUIT_SIZE
     face = np.array([(gfx.FACE >> 16) & 0xF8, (gfx.FACE >> 8) & 0xFC, gfx.FACE & 0xF8])
-    found = []
-    for tile, sheet, tile_w, tile_h, count, scale in (
-            (card.rank, gfx.rank_sheet(), gfx.RANK_TILE_W, gfx.RANK_TILE_H, 13, card.scale),
-            (card.suit, gfx.suit_sheet(), gfx.SUIT_SIZE, gfx.SUIT_SIZE, 4,
-             suit_scale(card.scale))):
-        x, y = card.x + tile.x, card.y + tile.y
-        region = pixels[y:y + tile_h * scale, x:x + tile_w * scale].astype(int)
-        if card.flipped:
-            region = region[::-1, ::-1]  # read row B's card the way B reads it
-        ink = (np.abs((region & [0xF8, 0xFC, 0xF8]) - face).sum(axis=2) > 0).astype(int)
-        if ink.all():
-            return None  # no face colour at all: an empty position (felt)
-        matches = [i for i in range(count)
-                   if np.array_equal(ink, np.sign(_mask_of(sheet, i, tile_w, tile_h, scale,
-                                                           False)))]
-        assert len(matches) == 1, (pos, matches)
-        red = region[ink == 1][:, 0].mean() > 150
-        found.append((matches[0], red))
-    (rank, rank_red), (suit, suit_red) = found
-    assert rank_red == suit_red == (suit in (1, 2))  # diamonds and hearts in red
-    return rank * 4 + suit
+    read = []
+    for seat, (rank_tile, suit_tile) in enumerate(card.indices):
+        found = []
+        for tile, sheet, tile_w, tile_h, count, s in (
+                (rank_tile, gfx.rank_sheet(), gfx.RANK_TILE_W, gfx.RANK_TILE_H, 13, scale),
+                (suit_tile, gfx.suit_sheet(), gfx.SUIT_SIZE, gfx.SUIT_SIZE, 4, suit_scale)):
+            x, y = card.x + tile.x, card.y + tile.y
+            region = pixels[y:y + tile_h * s, x:x + tile_w * s].astype(int)
+            if seat == 1:
+                region = region[::-1, ::-1]  # read seat B's index the way B reads it
+            ink = (np.abs((region & [0xF8, 0xFC, 0xF8]) - face).sum(axis=2) > 0).astype(int)
+            if ink.all():
+                return None  # no face colour at all: an empty position (felt)
+            matches = [i for i in range(count)
+                       if np.array_equal(ink, np.sign(_mask_of(sheet, i, tile_w, tile_h, s,
+                                                               False)))]
+            assert len(matches) == 1, (pos, seat, matches)
+            red = region[ink == 1][:, 0].mean() > 150
+            found.append((matches[0], red))
+        (rank, rank_red), (suit, suit_red) = found
+        assert rank_red == suit_red == (suit in (1, 2))  # diamonds and hearts in red
+        read.append(rank * 4 + suit)
+    assert read[0] == read[1], (pos, read)  # both seats read the same card
+    return read[0]
 
 
 def test_screenshots_show_the_engines_tops(session):

@@ -46,6 +46,7 @@ def test_idle_title_plays_cpu_vs_cpu_and_the_demo_log_replays():
     assert labels[0].text == labels[1].text == tv.DEMO_TEXT
     assert not labels[0].upside_down and labels[1].upside_down
     assert not labels[0].hidden
+    assert app.table.won_text[0].text == "A 0 - 0 B  first to 1"  # two CPUs: A and B
     rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2, dt=20)
     first_tops = bytes(rig.game.tops)
     banner_frames = 0

@@ -1,5 +1,6 @@
-"""What the firmware draws: the table equals the engine's state, B's side is turned,
-counts, locks, pending/hint marks and messages are right, on several screen sizes."""
+"""What the firmware draws: the table equals the engine's state, every card carries an
+index upright for each seat, B's text is turned, counts, locks, pending/hint marks, the
+score line and messages are right, on several screen sizes."""
 
 import displayio
 import pytest
@@ -20,20 +21,29 @@ def check_table(rig):
         card = table.cards[pos]
         assert table.shown_top(pos) == top
         if top == NO_CARD:
-            assert card.rank.hidden and card.suit.hidden and card.paper[0] == gfx.FELT
+            assert all(tile.hidden for tile in card.tiles) and card.paper[0] == gfx.FELT
             continue
-        assert not card.rank.hidden and not card.suit.hidden and card.paper[0] == gfx.FACE
-        assert card.rank[0] == top >> 2
-        assert card.suit[0] == top & 3
+        assert not any(tile.hidden for tile in card.tiles) and card.paper[0] == gfx.FACE
+        # Each seat's index shows the card, upright for that seat: B's is A's turned
+        # 180 degrees about the card's centre (the same places in either row).
+        (rank_a, suit_a), (rank_b, suit_b) = card.indices
+        for rank_t, suit_t, turned in ((rank_a, suit_a, False), (rank_b, suit_b, True)):
+            assert rank_t[0] == top >> 2 and suit_t[0] == top & 3
+            assert rank_t.flip_x == rank_t.flip_y == suit_t.flip_x == suit_t.flip_y == turned
+        for a, b in ((rank_a, rank_b), (suit_a, suit_b)):
+            assert b.x == card.width - a.x - a.tile_width
+            assert b.y == card.height - a.y - a.tile_height
+        assert (card.rank, card.suit) == card.indices[1 if pos >= 4 else 0]  # the owner's
+        if card.pip is not None:  # the centre pip: the suit, turned for its row's owner
+            assert card.pip[0] == top & 3
+            assert card.pip.flip_x == card.pip.flip_y == (pos >= 4)
         assert card.ink[1] == (gfx.RED if (top & 3) in (1, 2) else gfx.BLACK)
-        for tile in (card.rank, card.suit):
-            assert tile.flip_x == tile.flip_y == (pos >= 4)
-        # Row B's card is turned: its rank sits below its suit on the screen.
-        assert (card.rank.y < card.suit.y) == (pos < 4)
     for seat in range(2):
         assert table.packs_text[seat].text == "Pack %d" % game.packs[seat]
         wins = game.rules.wins
-        assert table.won_text[seat].text == "Won %d of %d" % (game.score[seat], wins)
+        me, them = "AB"[seat], "AB"[1 - seat]
+        assert table.won_text[seat].text == "%s %d - %d %s  first to %d" % (
+            me, game.score[seat], game.score[1 - seat], them, wins)
 
 
 @pytest.fixture
@@ -74,15 +84,20 @@ def test_layout_b_row_on_top_from_b_left_to_right(rig):
 
 
 def test_a_card_is_one_tile_per_glyph_over_its_face(rig):
-    """Each card: a face, one rank tile, one suit tile and four border strips; no groups."""
+    """Each card: a face, two indices (rank and suit tiles), a pip and four border
+    strips, all TileGrids, no groups; the glyph tiles share the card's ink palette."""
     for card in rig.app.table.cards:
         layers = list(card.group)
-        assert len(layers) == 7
-        assert layers[1] is card.rank and layers[2] is card.suit
+        assert card.pip is not None  # 320x240: room for the centre pip
+        assert len(layers) == 1 + 5 + 4
+        assert layers[1:6] == list(card.tiles)
+        assert [layers[1], layers[2], layers[3], layers[4], layers[5]] == \
+            [card.indices[0][0], card.indices[0][1], card.indices[1][0], card.indices[1][1],
+             card.pip]
         assert all(isinstance(layer, displayio.TileGrid) for layer in layers)
-        assert card.rank.pixel_shader is card.suit.pixel_shader is card.ink
+        assert all(tile.pixel_shader is card.ink for tile in card.tiles)
         assert not card.ink.is_transparent(0)  # opaque: nothing below it is drawn
-        strips = [layer for layer in layers[3:]]
+        strips = [layer for layer in layers[6:]]
         assert all(isinstance(s, displayio.TileGrid) and s.pixel_shader is card.edge
                    for s in strips)
         assert all(min(s.bitmap.width, s.bitmap.height) == gfx.BORDER for s in strips)
@@ -208,19 +223,30 @@ def test_layout_fits_every_screen(size):
         card = table.cards[pos]
         assert 0 <= card.x and card.x + card.width <= width
         assert geo["strip"] <= card.y and card.y + card.height <= height - geo["strip"]
-        for tile in (card.rank, card.suit):  # inside the card's border, apart
+        boxes = []
+        for tile in card.tiles:  # inside the card's border, none over another
             w = tile.tile_width
             h = tile.tile_height
             assert gfx.BORDER <= tile.x and tile.x + w <= card.width - gfx.BORDER
             assert gfx.BORDER <= tile.y and tile.y + h <= card.height - gfx.BORDER
-        top, bottom = sorted((card.rank, card.suit), key=lambda tile: tile.y)
-        assert top.y + top.tile_height < bottom.y
+            for (x, y, bw, bh) in boxes:
+                assert tile.x + w <= x or x + bw <= tile.x or \
+                    tile.y + h <= y or y + bh <= tile.y, (size, pos)
+            boxes.append((tile.x, tile.y, w, h))
+        # Ranks as large as the card allows: 20 px (10 font rows x 2) on all three boards.
+        assert card.rank.tile_height == 2 * gfx.RANK_TILE_H
+        assert len(card.tiles) == (4 if size == (240, 135) else 5)  # a pip where it fits
     # The rows leave the middle band free for the messages.
     assert table.cards[4].y + table.cards[4].height < height // 2 - 4
     assert table.cards[0].y > height // 2 + 4
-    for seat in range(2):  # the text fits the screen
-        for field in (table.packs_text[seat], table.won_text[seat], table.messages[seat]):
+    for seat in range(2):  # the text fits the screen; the strip's fields do not overlap
+        for field in (table.packs_text[seat], table.won_text[seat], table.lock_text[seat],
+                      table.messages[seat]):
             assert 0 <= field.group.x and field.group.x + field.pixel_width <= width
+        strip = sorted((table.packs_text[seat], table.lock_text[seat], table.won_text[seat]),
+                       key=lambda field: field.group.x)
+        for left, right in zip(strip, strip[1:]):
+            assert left.group.x + left.pixel_width <= right.group.x, (size, seat)
     check_table(rig)
 
 
@@ -252,3 +278,21 @@ def test_card_sheets_at_a_scale_are_the_font_pixels_scaled(make, tile_w, tile_h,
     ink = [sum(one[t * tile_w + x, y] for x in range(tile_w) for y in range(tile_h))
            for t in range(blank + 1)]
     assert all(ink[:blank]) and ink[blank] == 0  # every tile inked, then a blank
+
+
+def test_six_and_nine_are_underlined_and_no_other_rank():
+    """A 9 upside down is not a 6: both carry a bar under the glyph, as real cards do."""
+    sheet = gfx.rank_sheet()
+    w = gfx.RANK_TILE_W
+    for rank in range(13):
+        bar = [sheet[rank * w + x, gfx.UNDERLINE_ROW] for x in range(w)]
+        above = [sheet[rank * w + x, gfx.UNDERLINE_ROW - 1] for x in range(w)]
+        if gfx.RANK_TEXT[rank] in ("6", "9"):
+            assert sum(bar) == gfx.UNDERLINE_W and not any(above)  # a gap, then the bar
+        else:
+            assert not any(bar), gfx.RANK_TEXT[rank]
+    # Turned 180 degrees, B's 9 is A's 6 with its bar above: the two never look alike.
+    six = [[sheet[5 * w + x, y] for x in range(w)] for y in range(gfx.RANK_TILE_H)]
+    nine = [[sheet[8 * w + x, y] for x in range(w)] for y in range(gfx.RANK_TILE_H)]
+    turned_nine = [row[::-1] for row in nine[::-1]]
+    assert six != turned_nine

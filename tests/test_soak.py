@@ -68,8 +68,8 @@ def _cycle(rig, rnd):
         rig.run(1200)
         rig.scanner.release(KEY_START, rig.now)
         rig.run(60)
-    while app.mode != MENU:  # a won match waits on DONE: any button opens the menu
-        rig.tap(KEY_START)
+    while app.mode != MENU:  # a won match waits on DONE: a pad button opens the menu
+        rig.tap(0)
         rig.run(60)
     # The menu has no timeout: go back to the title, as after a power-up, for the demo.
     app._show(TITLE)
