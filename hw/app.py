@@ -23,6 +23,13 @@ just before). Its order never hands the engine a time behind its clock:
 4. CPU seats step at ``now`` and press through the same path as a pad;
 5. draw what changed, then ``display.refresh()`` once.
 
+Which game is played is the menu's choice, a kind of ``hw.games`` (the 2x4 game, the
+shared row, ...): it makes the engine, its rules, its CPU player and its table view,
+and maps a pad button to the engine's argument; everything above is the same for
+every game. Only the chosen game is in the heap: when a match of another game begins,
+the old game, its view and its CPU seats are dropped, the old game's own modules
+forgotten (``_forget``) and collected, then the new one's imported and built.
+
 Only the current screen exists: the title, the menu or the table (``READY`` to
 ``DONE``) is built when it is shown and dropped when another is, with a
 ``gc.collect()`` before the build (the old scene is freed first, so the heap's
@@ -57,12 +64,16 @@ header), so a host can tell a demo from a real match; the demo's log replays lik
 any other. The first press of any button (either pad or START) ends the demo at
 once: ``# attract stopped (button)`` is logged, the title is shown, and that press
 (with anything read in the same pass) is not played and does not act on the title.
-Attract mode needs ``engine.bot``; without it the title just waits.
+Attract mode needs ``engine.bot``; without it the title just waits. The demo plays
+the game chosen in the menu, one variation after another (``VARIATIONS`` of its
+kind: the row game's defaults, then suit match, rank or suit, three piles, six
+piles, redeal two).
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``engine`` (game, rules, log, rng, ticks); ``hw``
+**Software and Dependencies:** ``engine`` (game's constants, log, rng, ticks); ``hw``
+games (the engines, rules, bots and table views, imported by the chosen kind),
 views, menu, seats, serial log, buzzer. No CircuitPython-only module is imported
 here: the display, the buttons, the serial port and the piezo are passed in.
 """
@@ -71,17 +82,16 @@ import gc
 
 from engine.game import (
     DEALING, DRAW, ERROR_NAMES, EV_OVER, EV_PRESS, COVER, ILLEGAL, OK, OVER, PLAY, STUCK,
-    WHY_DEADLOCK, WIN_A, Game,
+    WHY_DEADLOCK, WIN_A,
 )
 from engine.rng import Rng, SEED_LIMIT
-from engine.rules import Rules
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
 from hw import table_view as tv
 from hw.buzzer import SOUND_COVER, SOUND_ILLEGAL, SOUND_NONE, SOUND_OVER, Silent
 from hw.menu import Menu, bot_levels
 from hw.menu_view import MenuView, TitleView
-from hw.pads import KEY_START, position
+from hw.pads import KEY_START
 from hw.seats import CpuSeat, HumanSeat
 from hw.serial_log import MatchLog
 from hw.stats import StatsKeeper
@@ -158,14 +168,15 @@ class App:
         self.buttons = buttons
         self.warning = warning  # bytes: a setting fell back to its default (on the title)
         self.log = MatchLog(port)
-        self.game = Game(Rules(), self._on_event)
         self.menu = Menu(bot_levels() if levels is None else levels)
         self.nvm = nvm
         self.menu.load(nvm)
+        self.kind = self.menu.kind()  # the game in the heap (hw.games)
+        self.game = self.kind.game(self._on_event)
         self.stats = StatsKeeper(self.menu.record)  # counts into the record; saved between games
         self.reset_gesture = None  # hw.stats_screen.ResetGesture while the stats are shown
         self.glyphs = gfx.glyph_sheet()
-        self.card_tiles = None  # hw.table_view.card_sheets(), made with the first table
+        self.card_tiles = None  # the kind's card sheets, made with its first table
         self.view = None  # the current screen's view (one at a time)
         self.screen = NO_SCREEN
         self.seeds = Rng(boot_seed() if seed is None else seed % SEED_LIMIT)
@@ -174,7 +185,7 @@ class App:
         self.attract_ms = max(0, min(attract_ms, ATTRACT_MAX_MS))
         self.attract_levels = tuple(i for i, name in enumerate(self.menu.levels)
                                     if name in ATTRACT_LEVELS)
-        self.attract_rules = Rules(wins=ATTRACT_WINS)
+        self.attract_variation = 0  # the next demo's variation of the chosen game
         self.attract = False  # a demo match is on
         self.idle_from = -1  # title: time of the last button event (-1: next step)
         self.attract_games = 0  # demo games started since boot
@@ -257,8 +268,11 @@ class App:
             mode = self.mode
             if mode == GAME:
                 if not self.paused and self.seats[seat].human:
+                    n = self.kind.target(self.game, seat, key & 7)
+                    if n < 0:
+                        continue  # a button this game does not use
                     t = buttons.timestamp
-                    self.press(seat, position(seat, key & 7), t)
+                    self.press(seat, n, t)
                     if ticks_diff(t, self.late) >= 0:
                         self.late = ticks_add(t, 1)  # tick t is complete: judge it now
             elif mode == MENU:
@@ -275,7 +289,8 @@ class App:
         return self.buttons.overflows
 
     def press(self, seat, pos, t):
-        """Give the engine a press by ``seat`` on ``pos`` at ``t``, and log it."""
+        """Give the engine a press by ``seat`` on ``pos`` (the engine's argument: a
+        position, a pile, ...) at ``t``, and log it."""
         game = self.game
         if ticks_diff(t, game.clock) < 0:  # the loop's order rules this out (see above)
             self.clamps += 1
@@ -343,7 +358,7 @@ class App:
             controller = self.seats[seat]
             if not controller.human:
                 pos = controller.step(now)
-                if 0 <= pos < 8:
+                if pos >= 0:
                     self.press(seat, pos, now)
 
     def _title_idle(self, now):
@@ -464,9 +479,10 @@ class App:
             view = StatsView(width, height, self.menu.record, self.menu.levels,
                              self.reset_gesture, self.glyphs)
         else:
+            kind = self.kind
             if self.card_tiles is None:
-                self.card_tiles = tv.card_sheets(width, height)
-            view = tv.TableView(width, height, self.glyphs, self.card_tiles)
+                self.card_tiles = kind.sheets(width, height)
+            view = kind.view(width, height, self.glyphs, self.card_tiles)
         self.view = view
         self.screen = screen
         self.screens += 1
@@ -535,10 +551,12 @@ class App:
         menu.save(self.nvm)
         self.stats.match_begins(True, menu.level() if menu.vs_cpu() else -1)
         self.matches += 1
-        game = self._new_match(menu.rules())
+        kind = menu.kind()
+        self._use(kind)
+        game = self._new_match(kind.rules(menu))
         self.seats[0] = self.humans[0]
         if menu.vs_cpu():
-            self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next())
+            self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next(), kind.bot)
         else:
             self.seats[1] = self.humans[1]
         self._get_ready(menu.hints(), False, now)
@@ -548,13 +566,40 @@ class App:
         self.log.comment(ATTRACT_TEXT)  # just before the demo match's header
         self.stats.match_begins(False, -1)  # demo games are not counted
         self.matches += 1
-        game = self._new_match(self.attract_rules)
+        kind = self.menu.kind()
+        self._use(kind)
+        variation = self.attract_variation % kind.VARIATIONS
+        self.attract_variation = variation + 1
+        game = self._new_match(kind.attract_rules(variation, ATTRACT_WINS))
         levels = self.attract_levels
         seeds = self.seeds
         for seat in range(2):
             level = levels[seeds.below(len(levels))]
-            self.seats[seat] = CpuSeat(game, seat, level, seeds.next())
+            self.seats[seat] = CpuSeat(game, seat, level, seeds.next(), kind.bot)
         self._get_ready(ATTRACT_HINTS, True, now)
+
+    def _use(self, kind):
+        """Make ``kind`` the game in the heap (nothing to do if it already is).
+
+        The old game, its table and its CPU seats are dropped and its own modules
+        forgotten before the new game's are imported: the heap holds one game.
+        """
+        if kind is self.kind:
+            return
+        if self.screen == TABLE_SCREEN:  # the old game's table: not shown any more
+            if self.display.root_group is not None:
+                self.display.root_group = None
+            self.view = None
+            self.screen = NO_SCREEN
+        self.seats[0] = self.humans[0]
+        self.seats[1] = self.humans[1]
+        self.game = None
+        self.card_tiles = None
+        for name in self.kind.MODULES:
+            _forget(name)
+        self.kind = kind
+        gc.collect()
+        self.game = kind.game(self._on_event)
 
     def _new_match(self, rules):
         """Abandon any game still on, take ``rules`` and log the match header."""

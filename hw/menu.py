@@ -1,22 +1,32 @@
 """The match menu as data: which options exist, which is chosen, and the rules they make.
 
 No drawing and no buttons here: ``hw.menu_view`` draws a :class:`Menu`, ``hw.app``
-moves it. The options are players (2 humans, or 1 player vs CPU when
-``engine.bot`` is installed), the CPU level, match length (best of 1/3/5), tie
-policy, penalty and hints. :meth:`Menu.rules` returns the ``engine.rules.Rules``
-the match is played (and logged) with. The choices survive a power cycle in the
+moves it. The options are the game (``hw.games.KINDS``: the 2x4 game, the shared
+row, ...), players (2 humans, or 1 player vs CPU when ``engine.bot`` is installed),
+the CPU level, match length (best of 1/3/5), tie policy, penalty and hints; with the
+shared-row game chosen also its piles (3/4/6), what matches (rank, suit, rank or
+suit) and the redeal when stuck (all piles, or two). :meth:`Menu.rules` returns the
+``engine.rules.Rules`` of the 2x4 game; the chosen game's kind (:meth:`Menu.kind`)
+makes its own rules from the menu. The choices survive a power cycle in the
 power-cut-safe record of ``hw.record`` (:meth:`save` / :meth:`load`), which also
 holds the players' stats (``Menu.record``).
+
+Items 0-5 (``values``) are the record's first six menu bytes, as before; the game and
+the row options (items 6-9, ``more``) are the record's added menu bytes
+(``hw.record.MORE``), so an older record loads with the 2x4 game and the row defaults.
+:data:`ORDER` is the order the items are shown and walked in; the game is drawn as
+the menu's heading line.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``engine.rules``, ``hw.record``; optional ``engine.bot``
-(``LEVEL_NAMES``).
+**Software and Dependencies:** ``engine.rules``, ``hw.record``, ``hw.games`` (names
+only); optional ``engine.bot`` (``LEVEL_NAMES``).
 """
 
 from engine.rules import TIE_COIN, TIE_REPLAY, Rules
-from hw.record import Record
+from hw.games import KINDS, ROW
+from hw.record import MORE_DEFAULTS, MORE_ITEMS, Record
 
 PLAYERS = 0
 LEVEL = 1
@@ -24,8 +34,16 @@ MATCH = 2
 TIES = 3
 PENALTY = 4
 HINTS = 5
+GAME = 6  # hw.games.KINDS index
+PILES = 7  # the row game: engine.rowrules.PILE_CHOICES index
+MATCH_BY = 8  # the row game: engine.rowrules MATCH_RANK/SUIT/EITHER
+REDEAL = 9  # the row game: engine.rowrules REDEAL_ALL/TWO
+ITEMS = 10
 
-LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints")
+LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game", "Piles",
+          "Match by", "If stuck")
+ORDER = (GAME, PILES, MATCH_BY, REDEAL, PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS)
+ROW_ITEMS = (PILES, MATCH_BY, REDEAL)  # shown only with the row game chosen
 WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
@@ -56,40 +74,90 @@ class Menu:
             ("replay", "coin toss"),
             ("off", "250 ms", "500 ms", "1 s"),
             ("off", "on"),
+            tuple(kind.NAME for kind in KINDS),
+            ("3", "4", "6"),
+            ("rank", "suit", "rank or suit"),
+            ("all piles", "two piles"),
         )
-        self.values = bytearray(DEFAULTS)
+        self.values = bytearray(DEFAULTS)  # items 0-5
+        self.more = bytearray(MORE_DEFAULTS)  # items 6-9
         self.record = Record(DEFAULTS)
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
 
+    def value(self, item):
+        """Return the chosen value (an index into ``choices[item]``) of ``item``."""
+        return self.values[item] if item < GAME else self.more[item - GAME]
+
+    def _set(self, item, value):
+        if item < GAME:
+            self.values[item] = value
+        else:
+            self.more[item - GAME] = value
+
     def visible(self, item):
-        """Return True if ``item`` is shown (the CPU options only with a CPU player)."""
+        """Return True if ``item`` is shown (the CPU options only with a CPU player, the
+        row game's options only with the row game)."""
         if item == PLAYERS:
             return bool(self.levels)
         if item == LEVEL:
             return bool(self.levels) and self.values[PLAYERS] == 1
+        if item in ROW_ITEMS:
+            return self.more[0] == ROW
         return True
+
+    def shown(self):
+        """Return the visible items in the order they are shown."""
+        return tuple(item for item in ORDER if self.visible(item))
 
     def move(self, step):
         """Move the cursor to the next visible item up (-1) or down (+1), wrapping."""
-        item = self.cursor
-        for _ in range(len(LABELS)):
-            item = (item + step) % len(LABELS)
-            if self.visible(item):
+        at = ORDER.index(self.cursor)
+        for _ in range(len(ORDER)):
+            at = (at + step) % len(ORDER)
+            if self.visible(ORDER[at]):
                 break
-        self.cursor = item
+        self.cursor = ORDER[at]
         self.changes += 1
 
     def change(self, step):
         """Step the value under the cursor by -1 or +1, wrapping."""
         item = self.cursor
         count = len(self.choices[item])
-        self.values[item] = (self.values[item] + step) % count
+        self._set(item, (self.value(item) + step) % count)
         self.changes += 1
 
     def text(self, item):
         """Return the chosen value's text for ``item``."""
-        return self.choices[item][self.values[item]]
+        return self.choices[item][self.value(item)]
+
+    def kind(self):
+        """Return the chosen game's kind (a class of ``hw.games``)."""
+        return KINDS[self.more[0]]
+
+    def penalty(self):
+        """Return the chosen penalty in ms."""
+        return PENALTIES[self.values[PENALTY]]
+
+    def tie(self):
+        """Return the chosen tie policy."""
+        return TIE_POLICIES[self.values[TIES]]
+
+    def wins(self):
+        """Return the games needed to win the match."""
+        return WINS[self.values[MATCH]]
+
+    def row_piles(self):
+        """Return the row game's piles choice (an index into 3/4/6)."""
+        return self.more[PILES - GAME]
+
+    def row_match(self):
+        """Return the row game's match mode (engine.rowrules MATCH_*)."""
+        return self.more[MATCH_BY - GAME]
+
+    def row_redeal(self):
+        """Return the row game's redeal (engine.rowrules REDEAL_*)."""
+        return self.more[REDEAL - GAME]
 
     def vs_cpu(self):
         """Return True if seat B is the CPU."""
@@ -111,7 +179,7 @@ class Menu:
     def save(self, nvm):
         """Store the choices (and the stats) in ``nvm`` (``microcontroller.nvm``) if changed."""
         record = self.record
-        record.set_menu(self.values)
+        record.set_menu(self.values, self.more)
         record.save(nvm)
 
     def load(self, nvm):
@@ -125,6 +193,10 @@ class Menu:
         for item in range(len(DEFAULTS)):
             value = record.menu_value(item)
             self.values[item] = value if value < len(self.choices[item]) else DEFAULTS[item]
+        for i in range(MORE_ITEMS):
+            value = record.more_value(i)
+            ok = value < len(self.choices[GAME + i])
+            self.more[i] = value if ok else MORE_DEFAULTS[i]
         if not self.visible(self.cursor):
             self.move(1)
         self.changes += 1

@@ -2,7 +2,10 @@
 
 The title reads upright for A and upside down for B. The menu is read from seat A
 (either pad moves it: near-row buttons 1/2 move the cursor up/down, 3/4 change the
-value; far-row buttons do the same); seat B sees a short upside-down note. All text
+value; far-row buttons do the same); seat B sees a short upside-down note. The menu's
+heading is its first item, the game ("Game: Shared row"); below it at most
+:data:`ROWS` option lines, a window that scrolls with the cursor when the chosen game
+has more options than fit (the shared row's nine). All text
 is ``hw.text.Text`` (glyph tiles over the one glyph sheet). Each scene is built only
 while it is shown (``hw.app`` builds one screen at a time); the menu's option texts
 are made when it is built, so a menu key only stores tile indices.
@@ -17,7 +20,7 @@ Implementation Notes
 import displayio
 
 from hw import gfx
-from hw.menu import LABELS
+from hw.menu import GAME, LABELS
 from hw.text import LEFT, Text
 
 TITLE = b"California Speed"
@@ -25,6 +28,7 @@ PRESS_START = b"Press START"
 MENU_HELP = b"1/2 move  3/4 change  START play"
 MENU_NOTE_B = b"Menu is on A's side - START plays"
 CPU_MISSING = b"(CPU player not installed)"
+ROWS = 6  # option lines under the heading (the 2x4 game's six options all fit)
 
 
 def _text(glyphs, text, color, scale, flip, at, group):
@@ -77,20 +81,25 @@ class MenuView:
         help_y = height - line // 2 - 2
         # Centred, but on a short screen (240x135) six options would run into the help
         # line: start higher so the last one ends a glyph (12 px) + 2 above it.
-        self.top = min(height // 2 - line, help_y - 14 - (len(LABELS) - 1) * line)
+        self.top = min(height // 2 - line, help_y - 14 - (ROWS - 1) * line)
         margin = max(6, width // 20)
         self.texts = tuple(tuple(("%s: %s" % (LABELS[item], value)).encode()
                                  for value in choices)
                            for item, choices in enumerate(menu.choices))
-        longest = max(len(t) for texts in self.texts for t in texts)
+        longest = max(len(t) for item, texts in enumerate(self.texts) if item != GAME
+                      for t in texts)
         self.lines = []
-        for row in range(len(LABELS)):
+        for row in range(ROWS):
             field = Text(glyphs, longest + 2, gfx.TEXT, 1, False, (0.0, 0.5),
                          (margin, self.top + row * line), LEFT)
             self.lines.append(field)
             self.group.append(field.group)
-        _text(glyphs, TITLE, gfx.GOLD, 1, False,
-              (width // 2, max(self.top - line - 4, line // 2 + 2 + line)), self.group)
+        # The heading: the game, where the title was (the first item of the menu).
+        heading = max(len(t) for t in self.texts[GAME]) + 2
+        self.heading = Text(glyphs, heading, gfx.GOLD, 1, False, (0.5, 0.5),
+                            (width // 2, max(self.top - line - 4, line // 2 + 2 + line)), LEFT)
+        self.group.append(self.heading.group)
+        self.first = 0  # the first option shown in the window (an index into menu.shown())
         _text(glyphs, MENU_HELP, gfx.DIM, 1, False, (width // 2, help_y), self.group)
         if not menu.levels:
             _text(glyphs, CPU_MISSING, gfx.DIM, 1, False,
@@ -105,22 +114,29 @@ class MenuView:
         if menu.changes == self.changes:
             return
         self.changes = menu.changes
+        self.heading.put(0, 62 if menu.cursor == GAME else 32)  # ">"
+        self.heading.write(2, self.texts[GAME][menu.value(GAME)], True)
+        items = tuple(item for item in menu.shown() if item != GAME)
+        at = items.index(menu.cursor) if menu.cursor in items else 0
+        if at < self.first:
+            self.first = at
+        elif at >= self.first + ROWS:
+            self.first = at - ROWS + 1
+        self.first = max(0, min(self.first, len(items) - ROWS))
         row = 0
-        for item in range(len(LABELS)):
-            if not menu.visible(item):
-                continue
+        for item in items[self.first:self.first + ROWS]:
             field = self.lines[row]
             field.put(0, 62 if item == menu.cursor else 32)  # ">"
-            field.write(2, self.texts[item][menu.values[item]], True)
+            field.write(2, self.texts[item][menu.value(item)], True)
             field.hidden = False
             row += 1
-        for rest in range(row, len(LABELS)):
+        for rest in range(row, ROWS):
             self.lines[rest].hidden = True
 
     def shown_lines(self):
         """Return the texts of the visible option lines, top to bottom (for tests)."""
         out = []
-        for field in self.lines:
+        for field in (self.heading,) + tuple(self.lines):
             if not field.hidden:
                 text = field.text
                 out.append(text[1:].strip() if text.startswith(">") else text)

@@ -30,7 +30,10 @@ which not every CircuitPython board has). A save is one slice assignment.
 
 **Format:** little-endian; version 2 (version 1 was the menu's old 7-byte store, a
 magic byte 0xC5 and six choices, which :meth:`Record.load` still reads for the
-menu choices when no slot is valid).
+menu choices when no slot is valid). The menu's added choices (the game and the
+shared-row options, ``MORE``) sit after the stats and before the CRC, which moved
+four bytes on; a slot written before they existed (its CRC at ``OLD_CRC``) still
+loads, with :data:`MORE_DEFAULTS` for them, and the next save writes the longer slot.
 
 **Software and Dependencies:** none (pure Python, runs on CPython and CircuitPython).
 """
@@ -41,6 +44,8 @@ VERSION = 2
 
 LEVELS = 4  # CPU levels with a column in the record (beginner, normal, expert, spare)
 MENU_ITEMS = 6
+MORE_ITEMS = 4  # the game (hw.games.KINDS index), the row game's piles, match, redeal
+MORE_DEFAULTS = bytes((0, 1, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all
 
 # offsets in a slot
 _SEQ = 3  # u16
@@ -57,7 +62,9 @@ TIES_WON = FASTEST + 4  # u16 per seat
 TIES_LOST = TIES_WON + 4  # u16 per seat
 REACT_SUM = TIES_LOST + 4  # u32 per seat (kept below 2**30), ms
 REACT_N = REACT_SUM + 8  # u16 per seat
-CRC = REACT_N + 4  # u32 CRC-32 of bytes [0, CRC)
+OLD_CRC = REACT_N + 4  # where the CRC of a slot without MORE is
+MORE = OLD_CRC  # MORE_ITEMS menu bytes (not stats: reset_stats keeps them)
+CRC = MORE + MORE_ITEMS  # u32 CRC-32 of bytes [0, CRC)
 SLOT = CRC + 4
 SLOTS = (0, 128)  # slot offsets in nvm; a slot fits in 128 bytes
 NVM_BYTES = SLOTS[1] + SLOT
@@ -132,9 +139,19 @@ def _crc_at(data, start, end, store):
 
 def _slot_ok(data, off):
     """True if the slot at ``off`` of ``data`` has the magic, the version and a good CRC."""
+    return _slot_crc(data, off) > 0
+
+
+def _slot_crc(data, off):
+    """Where the slot at ``off`` of ``data`` has its good CRC: CRC, OLD_CRC (a slot
+    written before MORE existed) or 0 (no magic, another version, or no good CRC)."""
     if data[off] != MAGIC0 or data[off + 1] != MAGIC1 or data[off + 2] != VERSION:
-        return False
-    return _crc_at(data, off, off + CRC, False)
+        return 0
+    if _crc_at(data, off, off + CRC, False):
+        return CRC
+    if _crc_at(data, off, off + OLD_CRC, False):
+        return OLD_CRC
+    return 0
 
 
 def _seq(data, off):
@@ -156,9 +173,10 @@ def _erased(data, off):
 class Record:
     """The record in RAM: one slot image, changed in place, written with :meth:`save`."""
 
-    def __init__(self, menu_defaults=bytes(MENU_ITEMS)):
+    def __init__(self, menu_defaults=bytes(MENU_ITEMS), more_defaults=MORE_DEFAULTS):
         self.buf = bytearray(SLOT)
         self.defaults = bytes(menu_defaults)
+        self.more_defaults = bytes(more_defaults)
         self.slot = -1  # index of the slot loaded or last written, -1: none
         self.dirty = False
         self.saves = 0  # saves written since boot
@@ -175,11 +193,12 @@ class Record:
         buf[1] = MAGIC1
         buf[2] = VERSION
         buf[MENU:MENU + MENU_ITEMS] = self.defaults
+        buf[MORE:MORE + MORE_ITEMS] = self.more_defaults
         self._reset_stats()
 
     def _reset_stats(self):
         buf = self.buf
-        for i in range(STATS, CRC):
+        for i in range(STATS, MORE):
             buf[i] = 0
         buf[STREAK_SEAT] = 0xFF
         for seat in range(2):
@@ -204,9 +223,14 @@ class Record:
         if best >= 0:
             off = SLOTS[best]
             buf = self.buf
-            for i in range(SLOT):
+            end = _slot_crc(nvm, off)
+            for i in range(end + 4):
                 buf[i] = nvm[off + i]
             self.slot = best
+            if end == OLD_CRC:  # written before MORE: its defaults, and the long slot next
+                buf[MORE:MORE + MORE_ITEMS] = self.more_defaults
+                _crc_at(buf, 0, CRC, True)
+                self.dirty = True
         elif len(nvm) > MENU_ITEMS and nvm[0] == _OLD_MAGIC:
             for i in range(MENU_ITEMS):
                 self.buf[MENU + i] = nvm[1 + i]
@@ -266,12 +290,21 @@ class Record:
     def menu_value(self, item):
         return self.buf[MENU + item]
 
-    def set_menu(self, values):
-        """Take the menu's choices (a bytearray of MENU_ITEMS); mark dirty if they changed."""
+    def more_value(self, i):
+        """The menu's added choice ``i`` (0: the game; 1-3: the row game's options)."""
+        return self.buf[MORE + i]
+
+    def set_menu(self, values, more=None):
+        """Take the menu's choices (a bytearray of MENU_ITEMS, and ``more``: MORE_ITEMS);
+        mark dirty if they changed."""
         buf = self.buf
         for i in range(MENU_ITEMS):
             if buf[MENU + i] != values[i]:
                 buf[MENU + i] = values[i]
+                self.dirty = True
+        for i in range(MORE_ITEMS if more is not None else 0):
+            if buf[MORE + i] != more[i]:
+                buf[MORE + i] = more[i]
                 self.dirty = True
 
     def games(self, seat):

@@ -11,7 +11,9 @@ Implementation Notes
 --------------------
 
 **Software and Dependencies:** optional ``engine.bot`` (``Bot(game, player, level,
-seed)``, ``reset(now)``, ``step(now)``), imported only when a CPU seat is made.
+seed)``, ``reset(now)``, ``step(now)``), imported only when a CPU seat is made;
+another game's bot (``hw.games``: the kind's ``bot``) has the same calls, and its
+``step`` returns that game's press argument (a position, a pile, ...) or -1.
 """
 
 
@@ -36,17 +38,20 @@ class CpuSeat:
 
     human = False
 
-    def __init__(self, game, player, level, seed):
-        from engine.bot import Bot
+    def __init__(self, game, player, level, seed, make=None):
+        """``make(game, player, level, seed)`` makes the bot (default: ``engine.bot.Bot``)."""
+        if make is None:
+            from engine.bot import Bot
 
-        self.bot = Bot(game, player, level, seed)
+            make = Bot
+        self.bot = make(game, player, level, seed)
 
     def reset(self, now):
         """A game starts at ``now``."""
         self.bot.reset(now)
 
     def step(self, now):
-        """Return the position the CPU presses at ``now``, or -1."""
+        """Return what the CPU presses at ``now`` (a position, a pile, ...), or -1."""
         return self.bot.step(now)
 
     def idle(self, now):
