@@ -44,8 +44,10 @@ VERSION = 2
 
 LEVELS = 4  # CPU levels with a column in the record (beginner, normal, expert, spare)
 MENU_ITEMS = 6
-MORE_ITEMS = 4  # the game (hw.games.KINDS index), the row game's piles, match, redeal
-MORE_DEFAULTS = bytes((0, 1, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all
+MORE_ITEMS = 8  # the game (hw.games.KINDS index), the row game's piles, match, redeal,
+# Speed's cards, same rank, remake, points
+MORE_DEFAULTS = bytes((0, 1, 0, 0, 0, 0, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all;
+# 20 cards, not the same rank, remake under the tops, no points
 
 # offsets in a slot
 _SEQ = 3  # u16
@@ -291,7 +293,8 @@ class Record:
         return self.buf[MENU + item]
 
     def more_value(self, i):
-        """The menu's added choice ``i`` (0: the game; 1-3: the row game's options)."""
+        """The menu's added choice ``i`` (0: the game; 1-3: the row game's options; 4-7
+        Speed's)."""
         return self.buf[MORE + i]
 
     def set_menu(self, values, more=None):

@@ -36,7 +36,8 @@ Implementation Notes
 ``hw.card_view``, ``hw.table_view`` (the message ids ``hw.app`` gives); reads
 ``engine.speed.SpeedGame`` views (``tops``, ``hands``, ``draws``, ``sides``,
 ``legal``, ``phase``, ``locked_at``, ``score``, ``points``, ``ties``, ``result``,
-``why``, ``changes``, ``rules``) and ``hw.speed_keys.Controls`` (the selections).
+``why``, ``changes``, ``rules``) and ``game.controls`` (``hw.speed_keys.Controls``,
+put on the engine by ``hw.games.SpeedKind``: the selections).
 """
 
 import displayio
@@ -164,12 +165,11 @@ def card_sheets(width, height):
 class SpeedView:
     """The Speed scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, sheets, controls=None):
+    def __init__(self, width, height, glyphs, sheets):
         """``glyphs``: ``hw.gfx.glyph_sheet()``; ``sheets``: :func:`card_sheets` (made once
-        and kept); ``controls``: the ``hw.speed_keys.Controls`` whose selections to mark."""
+        and kept)."""
         geo = speed_layout(width, height)
         self.geometry = geo
-        self.controls = controls
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
         self.group.append(background)
@@ -281,8 +281,7 @@ class SpeedView:
                 self.locked[seat] = locked
                 self.lock_text[seat].hidden = not locked
                 self.changes = -1  # the hand's borders
-        controls = self.controls
-        picks = controls.changes if controls is not None else 0
+        picks = game.controls.changes
         if game.changes != self.changes or picks != self.picks or hints != self.hints:
             self.changes = game.changes
             self.picks = picks
@@ -306,11 +305,11 @@ class SpeedView:
         busy = False
         in_play = game.phase == _PLAY
         hands = game.hands
-        controls = self.controls
+        controls = game.controls
         for seat in range(2):
             legal = game.legal[seat] if in_play and hints else 0
             legal |= legal >> _SLOTS  # bit slot: fits a pile
-            picked = controls.selection(game, seat) if controls is not None else -1
+            picked = controls.selection(game, seat)
             locked = (locked_now >> seat) & 1
             for slot in range(_SLOTS):
                 card = hands[seat * _SLOTS + slot]
