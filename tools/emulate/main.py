@@ -155,16 +155,26 @@ class Emulator:
         self.keyboard = Keyboard(app.buttons.scanner)
         firmware_step = app.step
 
+        traced = [None]
+
+        def trace():
+            # The tracer chains onto the firmware's own sink: both see every event. A
+            # match of another game (hw.games) makes a new engine: traced from then on.
+            if app.game is not traced[0] and app.game is not None:
+                from engine.trace import Tracer
+
+                traced[0] = app.game
+                Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
+
         def step(now):
             firmware_step(now)
+            if self.trace_path:
+                trace()
             self._between_loops()
         app.step = step  # hw.main.run reads app.step after build()
         if self.trace_path:
-            from engine.trace import Tracer
-
             out = open(self.trace_path, "w", encoding="utf-8")
-            # The tracer chains onto the firmware's own sink: both see every event.
-            Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
+            trace()
 
     # ------------------------------------------------------- between two loops
 
