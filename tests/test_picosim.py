@@ -308,3 +308,122 @@ def test_command_line_help_runs():
                           capture_output=True, text=True, check=False,
                           env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert done.returncode == 0 and "--latency" in done.stdout
+
+
+# ------------------------------------------------------- Speed on the Pico
+
+SPEED_SEED = 777
+SPEED_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
+SPEED_MENU_MS = (9000, 9500, 10000)  # stop the Speed demo; title -> menu; menu -> match
+SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS = 12200, 15600, 150
+SPEED_RUN_S = 17.5
+# Speed's pads (hw/speed_keys.py), as tools/emulate script keys (table positions):
+# A's cards 0-3 = A0-A3, A's card 4 = A5, A's piles = A7 (left) / A4 (right);
+# B's cards 0-3 = B4-B7, B's card 4 = B2, B's piles = B3 (left) / B0 (right).
+SPEED_KEYS = ("A0", "B4", "A1", "B5", "A7", "B3", "A2", "B6", "A3", "B7", "A5", "B2", "A4", "B0")
+
+
+def speed_script_text():
+    lines = ["%d tap START" % ms for ms in SPEED_MENU_MS]
+    for i, ms in enumerate(range(SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS)):
+        lines.append("%d tap %s" % (ms, SPEED_KEYS[i % len(SPEED_KEYS)]))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def speed_session(tmp_path_factory):
+    """The Pico booted with Speed remembered in its nvm (as after a Speed match was
+    chosen): the Speed demo, then a two-player Speed match pressed through GPIO, with
+    CSPEED_DIAG on."""
+    from tools.emulate import script as scripts
+    from tools.emulate.keys import logical_keys
+    from tools.picosim.__main__ import seeded_code
+    from tools.picosim.run import run
+    from tools.picosim.speed_nvm import speed_nvm
+
+    tmp = tmp_path_factory.mktemp("picosim_speed")
+    names = logical_keys()
+    out = Session()
+    out.events = [(ms, names[n], down) for ms, n, down in scripts.parse(speed_script_text())]
+    out.result = run(tmp / "run", seconds=SPEED_RUN_S, events=out.events,
+                     settings=SPEED_SETTINGS, code=seeded_code(tmp, SPEED_SEED),
+                     flash={"nvm": speed_nvm()})
+    out.matches = analyze.split_matches(out.result.data)
+    out.diag = analyze.diag_records(out.result)
+    return out
+
+
+def _replayed_speed(text):
+    """The engine a Speed log leaves (its last tick judged), replayed on the desktop."""
+    from engine.game import Game
+    from engine.log import play_lines
+
+    games = [Game()]
+    play_lines(games[0], text.split("\n"), games.append)
+    game = games[-1]
+    game.finish()
+    return game
+
+
+@needs_pico
+def test_speed_on_the_pico_demo_and_match_replay_and_the_screen_is_the_logs(speed_session):
+    result = speed_session.result
+    assert analyze.console_problems(result.console) == [], result.console
+    data = result.data.decode()
+    assert "# attract\nCSLOG 1\nrules game=speed " in data  # the demo plays Speed
+    demo, match = speed_session.matches[0], speed_session.matches[-1]
+    assert demo != match and match.splitlines()[1].startswith("rules game=speed cards=20 ")
+    for text in (demo, match):
+        trace = _trace(text)  # tools.replay reads it without an error
+        assert any(e["ev"] == "press" for e in trace)
+    presses = [e for e in _trace(match) if e["ev"] == "press"]
+    assert {e["p"] for e in presses} == {"A", "B"} and any(e["r"] == "cover" for e in presses)
+    # Fewer plays than key presses: a card that fits both piles (or none) waits for a
+    # pile key, a pile key with no card selected plays nothing.
+    assert len(presses) < len(range(SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS))
+
+    # The Pico's last frame shows the hands and piles of the log's replay: each card's
+    # face drawn by the desktop's SpeedView from the replayed engine, pixel for pixel
+    # (RGB565; the borders carry selections and locks, which the log does not).
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from tools import cpstubs
+
+    cpstubs.install()
+    from hw import gfx
+    from hw.speed_keys import Controls
+    from hw.speed_view import SpeedView, card_sheets, hand_places, pile_places, speed_layout
+    from tools.cpstubs.screen import make_display, snapshot
+
+    game = _replayed_speed(match)
+    assert game.GAME == "speed"
+    game.controls = Controls()
+    display = make_display(320, 240)
+    view = SpeedView(320, 240, gfx.glyph_sheet(), card_sheets(320, 240))
+    display.root_group = view.group
+    view.update(game, game.clock, 0, False)
+    desktop = np.asarray(snapshot(display), dtype=np.uint8)
+    device = result.frame
+    geo = speed_layout(320, 240)
+    boxes = [(x, y, geo["hand_w"], geo["hand_h"]) for x, y in hand_places(geo)]
+    boxes += [(x, y, geo["pile_w"], geo["pile_h"]) for x, y in pile_places(geo)]
+    b = gfx.BORDER
+    for x, y, w, h in boxes:
+        for image in (device, desktop):
+            assert image[y + b:y + h - b, x + b:x + w - b].shape == (h - 2 * b, w - 2 * b, 3)
+        shift = np.array([3, 2, 3], dtype=np.uint8)
+        got = device[y + b:y + h - b, x + b:x + w - b] >> shift
+        want = desktop[y + b:y + h - b, x + b:x + w - b] >> shift
+        assert np.array_equal(got, want), (x, y)
+
+
+@needs_pico
+def test_speed_on_the_pico_allocates_nothing_per_frame(speed_session):
+    """CSPEED_DIAG on the real CircuitPython: 0 B per idle and per press frame in the
+    Speed demo and match, and the heap after the build with Speed in it."""
+    records = speed_session.diag
+    build = [r for r in records if r["tag"] == "build"]
+    stats = [r for r in records if r["tag"] == "stats"]
+    assert build and build[0]["free"] > 40000, build
+    assert stats and stats[-1]["press_n"] > 0 and stats[-1]["idle_n"] > 0, stats
+    assert all(r["press_alloc"] == 0 and r["idle_alloc"] == 0 for r in stats), stats
+    assert stats[-1]["low"] > 20000, stats
