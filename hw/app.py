@@ -67,7 +67,8 @@ once: ``# attract stopped (button)`` is logged, the title is shown, and that pre
 Attract mode needs ``engine.bot``; without it the title just waits. The demo plays
 the game chosen in the menu, one variation after another (``VARIATIONS`` of its
 kind: the row game's defaults, then suit match, rank or suit, three piles, six
-piles, redeal two).
+piles, redeal two; Speed's defaults, then 15 cards each, same rank too, whole-pile
+remakes).
 
 Implementation Notes
 --------------------

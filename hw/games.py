@@ -37,7 +37,8 @@ Implementation Notes
 **Software and Dependencies:** imports lazily, inside the methods: ``engine.game``,
 ``engine.rules``, ``engine.bot``, ``hw.table_view``, ``hw.pads`` (the 2x4 game);
 ``engine.row``, ``engine.rowrules``, ``engine.rowbot``, ``hw.row_view`` (the row
-game).
+game); ``engine.speed``, ``engine.speedrules``, ``engine.speedbot``, ``hw.speed_view``,
+``hw.speed_keys`` (Speed).
 """
 
 GRID = 0
