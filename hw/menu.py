@@ -225,8 +225,9 @@ class Menu:
             self.values[item] = value if value < len(self.choices[item]) else DEFAULTS[item]
         for i in range(MORE_ITEMS):
             value = record.more_value(i)
-            ok = value < len(self.choices[GAME + i])
-            self.more[i] = value if ok else MORE_DEFAULTS[i]
+            if GAME + i < len(self.choices) and value >= len(self.choices[GAME + i]):
+                value = MORE_DEFAULTS[i]
+            self.more[i] = value  # (a spare byte no item uses yet is kept as it is)
         if not self.visible(self.cursor):
             self.move(1)
         self.changes += 1

@@ -44,8 +44,10 @@ VERSION = 2
 
 LEVELS = 4  # CPU levels with a column in the record (beginner, normal, expert, spare)
 MENU_ITEMS = 6
-MORE_ITEMS = 8  # the game (hw.games.KINDS index), the row game's piles, match, redeal,
-# Speed's cards, same rank, remake, points
+# The game (hw.games.KINDS index), the row game's piles, match, redeal, and Speed's
+# cards, same rank, remake, points (the four bytes rowfw kept spare for a further game:
+# zero, Speed's defaults, in a record written before Speed).
+MORE_ITEMS = 8
 MORE_DEFAULTS = bytes((0, 1, 0, 0, 0, 0, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all;
 # 20 cards, not the same rank, remake under the tops, no points
 

@@ -154,27 +154,27 @@ class Emulator:
         self.app = app
         self.keyboard = Keyboard(app.buttons.scanner)
         firmware_step = app.step
-
+        write = None
+        if self.trace_path:
+            out = open(self.trace_path, "w", encoding="utf-8")
+            write = lambda text: (out.write(text + "\n"), out.flush())  # noqa: E731
         traced = [None]
 
-        def trace():
+        def follow():
             # The tracer chains onto the firmware's own sink: both see every event. A
-            # match of another game (hw.games) makes a new engine: traced from then on.
-            if app.game is not traced[0] and app.game is not None:
+            # match of another game has a new engine (hw.games): trace that one on.
+            if write is not None and app.game is not traced[0]:
                 from engine.trace import Tracer
 
                 traced[0] = app.game
-                Tracer(app.game, lambda text: (out.write(text + "\n"), out.flush()))
+                Tracer(app.game, write)
 
         def step(now):
             firmware_step(now)
-            if self.trace_path:
-                trace()
+            follow()
             self._between_loops()
         app.step = step  # hw.main.run reads app.step after build()
-        if self.trace_path:
-            out = open(self.trace_path, "w", encoding="utf-8")
-            trace()
+        follow()
 
     # ------------------------------------------------------- between two loops
 

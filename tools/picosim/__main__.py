@@ -31,6 +31,9 @@ def parse_args(argv):
     p.add_argument("--seed", type=int,
                    help="seed the firmware's shuffles (code.py becomes"
                         " run(build(seed=N)[1]) from hw.main)")
+    p.add_argument("--game", choices=("grid", "row"),
+                   help="boot with this game chosen in the menu (written into the emulated"
+                        " nvm, as a saved choice; attract mode demos it)")
     p.add_argument("--code", metavar="FILE", help="use FILE as code.py (e.g. a diagnostic)")
     p.add_argument("--mpy", choices=("lib", "all", "none"), default="lib",
                    help="compile to .mpy with CircuitPython's mpy-cross: the libraries (default),"
@@ -69,6 +72,20 @@ def seeded_code(workdir, seed):
                     "from hw.main import build, run\n\nrun(build(seed=%d)[1])\n" % seed,
                     encoding="utf-8")
     return path
+
+
+def game_nvm(key):
+    """The nvm sector of a device whose menu last chose game ``key`` (hw.games)."""
+    from hw.games import KINDS
+    from hw.menu import DEFAULTS
+    from hw.record import MORE, Record
+
+    record = Record(DEFAULTS)
+    record.buf[MORE] = [kind.KEY for kind in KINDS].index(key)  # the menu's Game item
+    record.dirty = True
+    nvm = bytearray(b"\xff" * 4096)
+    record.save(nvm)
+    return bytes(nvm)
 
 
 def script_events(path):
@@ -137,7 +154,8 @@ def main(argv=None):
     try:
         result = run(workdir / "run", seconds=seconds, events=events, settings=settings,
                      mpy=mpy, code=code, capture_frames=bool(args.frames or args.gif),
-                     on_console=echo)
+                     on_console=echo,
+                     flash={"nvm": game_nvm(args.game)} if args.game else None)
     except PicoError as err:
         print("tools.picosim: %s" % err, file=sys.stderr)
         return 2
