@@ -337,9 +337,8 @@ def speed_session(tmp_path_factory):
     CSPEED_DIAG on."""
     from tools.emulate import script as scripts
     from tools.emulate.keys import logical_keys
-    from tools.picosim.__main__ import seeded_code
+    from tools.picosim.__main__ import game_nvm, seeded_code
     from tools.picosim.run import run
-    from tools.picosim.speed_nvm import speed_nvm
 
     tmp = tmp_path_factory.mktemp("picosim_speed")
     names = logical_keys()
@@ -347,7 +346,7 @@ def speed_session(tmp_path_factory):
     out.events = [(ms, names[n], down) for ms, n, down in scripts.parse(speed_script_text())]
     out.result = run(tmp / "run", seconds=SPEED_RUN_S, events=out.events,
                      settings=SPEED_SETTINGS, code=seeded_code(tmp, SPEED_SEED),
-                     flash={"nvm": speed_nvm()})
+                     flash={"nvm": game_nvm("speed")})
     out.matches = analyze.split_matches(out.result.data)
     out.diag = analyze.diag_records(out.result)
     return out
