@@ -10,7 +10,6 @@ from engine.game import PLAY
 from engine.trace import Tracer
 from fw_rig import Rig, replay, split_matches
 from hw import gfx
-from hw import table_view as tv
 from hw.app import ATTRACT_MS, GAME, MENU, READY, TITLE
 from hw.games import SPEED, SpeedKind
 from hw.menu import GAME as GAME_ITEM, SPEED_SAME, Menu
