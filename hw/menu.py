@@ -109,7 +109,8 @@ class Menu:
 
     def visible(self, item):
         """Return True if ``item`` is shown (the CPU options only with a CPU player, the
-        row game's options only with the row game)."""
+        row game's options only with the row game, Speed's only with Speed, and the
+        match length not in a Speed match played for points)."""
         if item == PLAYERS:
             return bool(self.levels)
         if item == LEVEL:
@@ -118,6 +119,8 @@ class Menu:
             return self.more[0] == ROW
         if item in SPEED_ITEMS:
             return self.more[0] == SPEED
+        if item == MATCH:
+            return self.more[0] != SPEED or self.more[SPEED_POINTS - GAME] == 0
         return True
 
     def shown(self):

@@ -12,7 +12,7 @@ from fw_rig import Rig, replay, split_matches
 from hw import gfx
 from hw.app import ATTRACT_MS, GAME, MENU, READY, TITLE
 from hw.games import SPEED, SpeedKind
-from hw.menu import GAME as GAME_ITEM, SPEED_SAME, Menu
+from hw.menu import GAME as GAME_ITEM, MATCH, SPEED_POINTS, SPEED_SAME, Menu
 from hw.profiles import KEY_START
 from hw.speed_keys import CANCEL, pile_button, slot_button
 from hw.speed_view import MESSAGE_WIDTH, MESSAGES, hand_places, pile_places, speed_layout
@@ -123,6 +123,20 @@ def test_speed_is_chosen_in_the_menu_with_its_house_rules_and_remembered():
     assert again.kind() is SpeedKind and again.speed_same() == 1 and again.speed_points() == 0
     assert again.rules().__class__.__name__ == "Rules"  # the 2x4 rules are still there
     assert SpeedKind.rules(again).same == 1
+
+
+def test_a_points_match_hides_the_match_length():
+    menu = Menu(("beginner", "normal"))
+    menu.more[0] = SPEED
+    assert MATCH in menu.shown()
+    menu.cursor = SPEED_POINTS
+    menu.change(1)  # first to 25
+    assert menu.speed_points() == 25
+    assert MATCH not in menu.shown()
+    rules = SpeedKind.rules(menu)
+    assert rules.points == 25 and rules.wins == 2  # still logged, not used
+    menu.more[0] = 0  # the 2x4 game: its match length again
+    assert MATCH in menu.shown()
 
 
 def test_one_press_plays_a_one_pile_card_and_two_presses_the_others():

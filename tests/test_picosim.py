@@ -315,18 +315,23 @@ def test_command_line_help_runs():
 SPEED_SEED = 777
 SPEED_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
 SPEED_MENU_MS = (9000, 9500, 10000)  # stop the Speed demo; title -> menu; menu -> match
-SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS = 12200, 15600, 150
-SPEED_RUN_S = 17.5
+SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS = 12200, 16400, 150
+SPEED_RUN_S = 18.5
 # Speed's pads (hw/speed_keys.py), as tools/emulate script keys (table positions):
-# A's cards 0-3 = A0-A3, A's card 4 = A5, A's piles = A7 (left) / A4 (right);
-# B's cards 0-3 = B4-B7, B's card 4 = B2, B's piles = B3 (left) / B0 (right).
-SPEED_KEYS = ("A0", "B4", "A1", "B5", "A7", "B3", "A2", "B6", "A3", "B7", "A5", "B2", "A4", "B0")
+# A's cards 0-4 = A0 A1 A2 A3 A5, A's piles = A7 (left) / A4 (right);
+# B's cards 0-4 = B4 B5 B6 B7 B2, B's piles = B3 (left) / B0 (right).
+SPEED_CARDS = (("A0", "A1", "A2", "A3", "A5"), ("B4", "B5", "B6", "B7", "B2"))
+SPEED_PILES = (("A7", "A4"), ("B3", "B0"))
 
 
 def speed_script_text():
+    """Blind play: each player in turn presses a card then a pile (a card that fits one
+    pile is played by the first press, the pile press then plays nothing)."""
     lines = ["%d tap START" % ms for ms in SPEED_MENU_MS]
     for i, ms in enumerate(range(SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS)):
-        lines.append("%d tap %s" % (ms, SPEED_KEYS[i % len(SPEED_KEYS)]))
+        seat, j = (i // 2) % 2, i // 4
+        key = SPEED_CARDS[seat][j % 5] if i % 2 == 0 else SPEED_PILES[seat][j % 2]
+        lines.append("%d tap %s" % (ms, key))
     return "\n".join(lines) + "\n"
 
 
