@@ -22,10 +22,12 @@ A press of a card:
   *selected*: it is marked on the screen and nothing is played;
 * a press of an empty slot does nothing.
 
-A press of PILE-L or PILE-R with a card selected plays that card on that pile,
-stamped with the pile press's own time, and drops the selection whatever the engine
-decides (a card that does not fit there is an illegal play and locks the pad, as at
-the table). A pile press with nothing selected does nothing. CANCEL drops the
+A press of PILE-L or PILE-R with a card selected, while the game is in play, plays
+that card on that pile, stamped with the pile press's own time, and drops the
+selection whatever the engine decides (a card that does not fit there is an illegal
+play and locks the pad, as at the table). A pile press with nothing selected does
+nothing; so does one outside play (the deal window, a stuck pause: the rules would
+ignore the play), which keeps the selection for a pile press once play begins. CANCEL drops the
 selection; so does a press of another card (which is then judged as above), the
 selected card leaving its slot, and a new game.
 
@@ -131,7 +133,7 @@ class Controls:
         if button != PILE_LEFT and button != PILE_RIGHT:
             return -1
         slot = self.selection(game, seat)
-        if slot < 0:
+        if slot < 0 or game.phase != _PLAY:
             return -1
         self._drop(seat)
         left = button == PILE_LEFT

@@ -107,6 +107,8 @@ def test_during_the_deal_window_a_card_is_only_selected():
     keys = Controls()
     assert keys.target(game, 0, slot_button(1)) == -1  # would be ignored by the rules
     assert keys.selection(game, 0) == 1
+    assert keys.target(game, 0, pile_button(0, 0)) == -1  # the rules would ignore it ...
+    assert keys.selection(game, 0) == 1  # ... so nothing is sent and the card stays up
     game.advance(1300)
     assert keys.target(game, 0, pile_button(0, 0)) == 1  # then a pile plays it ...
     keys.target(game, 0, slot_button(2))
