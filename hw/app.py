@@ -88,7 +88,7 @@ from engine.game import (
 from engine.rng import Rng, SEED_LIMIT
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
-from hw import table_view as tv
+from hw import messages  # the message ids (no view here: a view comes with its game)
 from hw.buzzer import SOUND_COVER, SOUND_ILLEGAL, SOUND_NONE, SOUND_OVER, Silent
 from hw.menu import Menu, bot_levels
 from hw.menu_view import MenuView, TitleView
@@ -406,33 +406,33 @@ class App:
         return self.view if self.screen == TABLE_SCREEN else None
 
     def message(self, now):
-        """Return the message id (``hw.table_view.MSG_*``) the table shows at ``now``."""
+        """Return the message id (``hw.messages.MSG_*``) the table shows at ``now``."""
         if self.paused:
-            return tv.MSG_PAUSED
+            return messages.MSG_PAUSED
         game = self.game
         mode = self.mode
         if mode == READY:
-            msg = tv.MSG_READY
+            msg = messages.MSG_READY
         elif mode == GAME:
             phase = game.phase
             if phase == DEALING:
-                msg = tv.MSG_DEAL
+                msg = messages.MSG_DEAL
             elif phase == STUCK:
-                msg = tv.MSG_STUCK
+                msg = messages.MSG_STUCK
             elif phase == PLAY and self.go:
-                msg = tv.MSG_GO
+                msg = messages.MSG_GO
             else:
-                msg = tv.MSG_NONE
+                msg = messages.MSG_NONE
         elif mode == DONE:
-            msg = tv.MSG_MATCH_A if game.match_winner == WIN_A else tv.MSG_MATCH_B
+            msg = messages.MSG_MATCH_A if game.match_winner == WIN_A else messages.MSG_MATCH_B
         elif mode == RESULT:
             if game.result == DRAW:
-                msg = tv.MSG_DEADLOCK if game.why == WHY_DEADLOCK else tv.MSG_DRAW
+                msg = messages.MSG_DEADLOCK if game.why == WHY_DEADLOCK else messages.MSG_DRAW
             else:
-                msg = tv.MSG_WIN_A if game.result == WIN_A else tv.MSG_WIN_B
+                msg = messages.MSG_WIN_A if game.result == WIN_A else messages.MSG_WIN_B
         else:
-            msg = tv.MSG_NONE
-        return tv.DEMO_OF[msg] if self.attract else msg
+            msg = messages.MSG_NONE
+        return messages.DEMO_OF[msg] if self.attract else msg
 
     # ------------------------------------------------------------ transitions
 

@@ -9,8 +9,9 @@ the menu remembers the index). A kind says:
   ``NAME``: the menu's text;
 * ``MODULES``: the modules only this game uses (its engine, rules, bot and view),
   imported when a match of it begins and forgotten (``hw.app._forget``) when another
-  game is chosen, so the heap holds one game's code. The 2x4 game's modules are
-  the others' base classes and stay (``MODULES = ()``);
+  game is chosen, so the heap holds one game's code. The 2x4 game's engine, rules
+  and bot modules stay (the other engines import their constants and base classes);
+  its view goes;
 * ``game(sink)``: a new engine (default rules), at match start;
 * ``rules(menu)``: the rules the menu's choices make; ``attract_rules(i, wins)``:
   the rules of demo variation ``i`` (``VARIATIONS`` of them; attract mode plays
@@ -51,7 +52,8 @@ class GridKind:
 
     KEY = "grid"
     NAME = "California Speed 2x4"
-    MODULES = ()  # engine.game, rules and bot are every game's base: always there
+    # engine.game, rules and bot stay: the other games' engines are built on them
+    MODULES = ("hw.table_view",)
     VARIATIONS = 1
 
     @staticmethod

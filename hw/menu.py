@@ -129,7 +129,9 @@ class Menu:
 
     def move(self, step):
         """Move the cursor to the next visible item up (-1) or down (+1), wrapping."""
-        at = ORDER.index(self.cursor)
+        at = 0
+        while ORDER[at] != self.cursor:
+            at += 1
         for _ in range(len(ORDER)):
             at = (at + step) % len(ORDER)
             if self.visible(ORDER[at]):

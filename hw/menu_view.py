@@ -20,7 +20,7 @@ Implementation Notes
 import displayio
 
 from hw import gfx
-from hw.menu import GAME, LABELS
+from hw.menu import GAME, LABELS, ORDER
 from hw.text import LEFT, Text
 
 TITLE = b"California Speed"
@@ -116,20 +116,34 @@ class MenuView:
         self.changes = menu.changes
         self.heading.put(0, 62 if menu.cursor == GAME else 32)  # ">"
         self.heading.write(2, self.texts[GAME][menu.value(GAME)], True)
-        items = tuple(item for item in menu.shown() if item != GAME)
-        at = items.index(menu.cursor) if menu.cursor in items else 0
-        if at < self.first:
-            self.first = at
-        elif at >= self.first + ROWS:
-            self.first = at - ROWS + 1
-        self.first = max(0, min(self.first, len(items) - ROWS))
+        # The window of option lines follows the cursor (plain loops: a menu key's
+        # frame allocates nothing, as a game frame).
+        at = 0
+        count = 0
+        for item in ORDER:
+            if item != GAME and menu.visible(item):
+                if item == menu.cursor:
+                    at = count
+                count += 1
+        first = self.first
+        if at < first:
+            first = at
+        elif at >= first + ROWS:
+            first = at - ROWS + 1
+        first = max(0, min(first, count - ROWS))
+        self.first = first
         row = 0
-        for item in items[self.first:self.first + ROWS]:
-            field = self.lines[row]
-            field.put(0, 62 if item == menu.cursor else 32)  # ">"
-            field.write(2, self.texts[item][menu.value(item)], True)
-            field.hidden = False
-            row += 1
+        index = 0
+        for item in ORDER:
+            if item == GAME or not menu.visible(item):
+                continue
+            if first <= index < first + ROWS:
+                field = self.lines[row]
+                field.put(0, 62 if item == menu.cursor else 32)  # ">"
+                field.write(2, self.texts[item][menu.value(item)], True)
+                field.hidden = False
+                row += 1
+            index += 1
         for rest in range(row, ROWS):
             self.lines[rest].hidden = True
 

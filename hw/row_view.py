@@ -23,13 +23,13 @@ sheets survive a change of variation), text is ``hw.text.Text``, and
 and press frames allocate nothing. Pile borders: light blue marks a pile someone can
 play on when hints are on. A tie (both players on one pile in one tick) is told on
 the message line, "Tie - nobody plays" (or "Tie - coin toss"), for :data:`TIE_MS`
-when no other message is due; messages are those of ``hw.table_view``.
+when no other message is due; the messages are those of ``hw.messages``.
 
 Implementation Notes
 --------------------
 
 **Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``,
-``hw.card_view``, ``hw.table_view`` (the messages); reads ``engine.row.RowGame``
+``hw.card_view``, ``hw.messages``; reads ``engine.row.RowGame``
 views (``piles``, ``tops``, ``active``, ``packs``, ``coverable``, ``phase``,
 ``locked_at``, ``score``, ``ties``, ``changes``, ``rules``).
 """
@@ -42,7 +42,7 @@ from engine.rules import TIE_COIN
 from engine.ticks import ticks_diff
 from hw import gfx
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
-from hw.table_view import (
+from hw.messages import (
     LOCKED_TEXT, MESSAGE_WIDTH, MESSAGES, MSG_DEMO, MSG_GO, MSG_NONE, OF_AT, PACK_AT, PACK_TEXT,
     WON_AT, WON_TEXT,
 )

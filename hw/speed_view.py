@@ -33,7 +33,7 @@ Implementation Notes
 --------------------
 
 **Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``,
-``hw.card_view``, ``hw.table_view`` (the message ids ``hw.app`` gives); reads
+``hw.card_view``, ``hw.messages`` (the message ids ``hw.app`` gives); reads
 ``engine.speed.SpeedGame`` views (``tops``, ``hands``, ``draws``, ``sides``,
 ``legal``, ``phase``, ``locked_at``, ``score``, ``points``, ``ties``, ``result``,
 ``why``, ``changes``, ``rules``) and ``game.controls`` (``hw.speed_keys.Controls``,
@@ -45,7 +45,7 @@ import displayio
 from engine.cards import NO_CARD
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
-from hw import table_view as tv
+from hw import messages as msgs
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
 from hw.text import LEFT, RIGHT, Text
 
@@ -54,7 +54,7 @@ _WHY_DEADLOCK = 1  # engine.game.WHY_DEADLOCK
 _SLOTS = 5
 TIE_MS = 700
 
-# Messages: (text for A, text for B), by id: hw.table_view's MSG_* ids, then Speed's own.
+# Messages: (text for A, text for B), by id: hw.messages' MSG_* ids, then Speed's own.
 MSG_OUT_A = 17  # replaces MSG_WIN_A when A went out
 MSG_OUT_B = 18
 MSG_FEWER_A = 19  # a deadlock won with fewer cards
@@ -249,10 +249,10 @@ class SpeedView:
         self.tie_until = 0
         self.tie_on = False
         self.message = -1
-        self.set_message(tv.MSG_NONE)
+        self.set_message(msgs.MSG_NONE)
 
     def set_message(self, msg):
-        """Show message ``msg`` (an ``hw.table_view`` MSG_* id, or one of this module's)."""
+        """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's)."""
         if msg == self.message:
             return
         self.message = msg
@@ -289,11 +289,12 @@ class SpeedView:
             busy = self._cards(game, hints, locked_now)
             self._counts(game)
         if not busy:
-            if self.tie_on and (msg == tv.MSG_NONE or msg == tv.MSG_GO or msg == tv.MSG_DEMO):
+            if self.tie_on and (msg == msgs.MSG_NONE or msg == msgs.MSG_GO or
+                                msg == msgs.MSG_DEMO):
                 msg = MSG_TIE
-            elif msg == tv.MSG_WIN_A or msg == tv.MSG_WIN_B or msg == tv.MSG_DEMO_WIN_A or \
-                    msg == tv.MSG_DEMO_WIN_B:
-                a = msg == tv.MSG_WIN_A or msg == tv.MSG_DEMO_WIN_A
+            elif msg == msgs.MSG_WIN_A or msg == msgs.MSG_WIN_B or msg == msgs.MSG_DEMO_WIN_A or \
+                    msg == msgs.MSG_DEMO_WIN_B:
+                a = msg == msgs.MSG_WIN_A or msg == msgs.MSG_DEMO_WIN_A
                 if game.why == _WHY_DEADLOCK:
                     msg = MSG_FEWER_A if a else MSG_FEWER_B
                 else:

@@ -310,6 +310,95 @@ def test_command_line_help_runs():
     assert done.returncode == 0 and "--latency" in done.stdout
 
 
+# ------------------------------------------- the shared-row game on the Pico
+
+# A second session (issue 13): the Pico boots with "Shared row" remembered in its nvm
+# (the flash model given the sector a menu choice wrote) and CSPEED_DIAG=1. The
+# firmware demos the row game after 1 s idle; START ends it and opens the menu; pad A
+# sets "Match by: rank or suit" (up, up, +, +: a blind press then often plays); START
+# begins a two-player row match; both players press through the GPIO pins.
+ROW_SEED = 1313
+ROW_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
+ROW_MENU = ((6500, "START"), (7100, "START"), (7400, "A0"), (7550, "A0"), (7700, "A3"),
+            (7850, "A3"), (8300, "START"))
+ROW_PRESS_FROM_MS, ROW_PRESS_TO_MS, ROW_PRESS_EVERY_MS = 10700, 13000, 150
+ROW_RUN_S = 14.8  # past the diag sample after the presses (every 3 s from the build)
+
+
+def row_script_text():
+    lines = ["%d tap %s" % item for item in ROW_MENU]
+    for i, ms in enumerate(range(ROW_PRESS_FROM_MS, ROW_PRESS_TO_MS, ROW_PRESS_EVERY_MS)):
+        lines.append("%d tap %s%d" % (ms, "AB"[i % 2], (i * 5) % 8))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def row_session(tmp_path_factory):
+    from tools.emulate import script as scripts
+    from tools.emulate.keys import logical_keys
+    from tools.picosim.__main__ import game_nvm, seeded_code
+    from tools.picosim.run import run
+
+    tmp = tmp_path_factory.mktemp("picosim_row")
+    names = logical_keys()
+    out = Session()
+    out.nvm = game_nvm("row")
+    out.events = [(ms, names[n], down) for ms, n, down in scripts.parse(row_script_text())]
+    out.keys = profile_pins()[0]
+    out.result = run(tmp / "run", seconds=ROW_RUN_S, events=out.events, settings=ROW_SETTINGS,
+                     code=seeded_code(tmp, ROW_SEED), capture_frames=True,
+                     flash={"nvm": out.nvm})
+    out.matches = analyze.split_matches(out.result.data)
+    out.diag = analyze.diag_records(out.result)
+    return out
+
+
+@needs_pico
+def test_row_game_demo_and_match_on_the_pico_replay(row_session):
+    result = row_session.result
+    assert analyze.console_problems(result.console) == [], result.console
+    data = result.data.decode()
+    assert "# attract\nCSLOG 1\nrules game=row piles=4 match=rank redeal=all" in data
+    demo, match = row_session.matches[0], row_session.matches[-1]
+    assert len(row_session.matches) == 2
+    assert match.splitlines()[1].startswith("rules game=row piles=4 match=either redeal=all")
+    demo_trace = _trace(demo)
+    assert any(e["ev"] == "press" for e in demo_trace)  # the row bots played
+    assert any(e["ev"] == "deal" and len(e["tops"]) == 4 for e in demo_trace)
+    trace = _trace(match)
+    presses = [e for e in trace if e["ev"] == "press"]
+    scripted = len(range(ROW_PRESS_FROM_MS, ROW_PRESS_TO_MS, ROW_PRESS_EVERY_MS))
+    assert len(presses) == scripted  # every GPIO press reached the engine, once
+    assert {e["p"] for e in presses} == {"A", "B"} and {e["pos"] for e in presses} <= {0, 1, 2, 3}
+    assert {e["r"] for e in presses} & {"cover", "illegal"}
+
+
+@needs_pico
+def test_row_game_allocates_nothing_per_frame_on_the_pico(row_session):
+    build = [r for r in row_session.diag if r["tag"] == "build"]
+    stats = [r for r in row_session.diag if r["tag"] == "stats"]
+    assert build and build[0]["free"] > 20000, row_session.diag
+    last = stats[-1]
+    scripted = len(range(ROW_PRESS_FROM_MS, ROW_PRESS_TO_MS, ROW_PRESS_EVERY_MS))
+    assert last["press_n"] > scripted // 2 and last["idle_n"] > 0  # the GPIO presses' frames
+    assert last["press_alloc"] == 0 and last["idle_alloc"] == 0, stats
+    for record in row_session.diag:  # the figures, for the record (pytest -s)
+        print("row game on the Pico: " + " ".join("%s=%s" % kv for kv in record.items()))
+
+
+@needs_pico
+def test_row_screen_is_the_desktop_emulators_picture(row_session):
+    from tools.picosim.mirror import mirror
+
+    settings = {k: v for k, v in ROW_SETTINGS.items() if k != "CSPEED_DIAG"}
+    desktop = mirror(row_session.result, row_session.events, ROW_SEED, settings,
+                     row_session.keys, nvm=row_session.nvm)
+    assert desktop.seed_ok, "the desktop's match did not get the device's shuffle seed"
+    shown = row_session.result.frame
+    diff = np.argwhere((shown != desktop.pixels).any(axis=2))
+    assert len(diff) == 0, "%d pixels differ, e.g. (y, x) %s" % (len(diff), diff[:5].tolist())
+
+
 # ------------------------------------------------------- Speed on the Pico
 
 SPEED_SEED = 777

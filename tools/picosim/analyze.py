@@ -191,15 +191,46 @@ def device_ticks_ms(ns):
     return (raw * 1000 // 1024 + TICKS_MS_START) % TICKS_PERIOD
 
 
+def press_buttons(data):
+    """The pad button (0-7) of each ``press`` line, in log order: the firmware's own
+    mapping (``hw.games``) for the game each match's ``rules`` line names."""
+    from hw.games import KINDS
+
+    kinds = {kind.KEY: kind for kind in KINDS}
+
+    class Table:  # what a kind's target() reads of the engine
+        piles = 4
+
+    table = Table()
+    kind = kinds["grid"]
+    out = []
+    for raw in data.decode("utf-8", "replace").splitlines():
+        fields = raw.split()
+        if fields[:1] == ["CSLOG"]:
+            kind = kinds["grid"]
+        elif fields[:1] == ["rules"]:
+            for field in fields[1:]:
+                key, _, value = field.partition("=")
+                if key == "game" and value in kinds:
+                    kind = kinds[value]
+                elif key == "piles" and value.isdigit():
+                    table.piles = int(value)
+        elif len(fields) == 4 and fields[0] == "press":
+            try:
+                seat, n = "AB".index(fields[2]), int(fields[3])
+            except ValueError:
+                continue
+            out.append(next((b for b in range(8) if kind.target(table, seat, b) == n), 0))
+    return out
+
+
 def _pairs(result, key_pins):
     """``[(log index, T, pin)]`` of the log's presses."""
-    from hw.pads import position
-
     pairs = []
-    for index, (ticks, player, pos) in enumerate(log_presses(result.data)):
+    buttons = press_buttons(result.data)
+    for index, (ticks, player, _) in enumerate(log_presses(result.data)):
         seat = "AB".index(player)
-        button = next(b for b in range(8) if position(seat, b) == pos)
-        pairs.append((index, ticks, key_pins[seat * 8 + button]))
+        pairs.append((index, ticks, key_pins[seat * 8 + buttons[index]]))
     return pairs
 
 

@@ -89,14 +89,17 @@ class Mirror:
     start = None
 
 
-def mirror(result, events, seed, settings, key_pins):
+def mirror(result, events, seed, settings, key_pins, nvm=None):
     """Replay ``result``'s session on ``tools/emulate``; return a :class:`Mirror`.
 
-    ``events``: the picosim's script ``[(ms after t0, logical key, down)]``.
+    ``events``: the picosim's script ``[(ms after t0, logical key, down)]``; ``nvm``:
+    the device's nvm sector at reset (bytes; None: erased), e.g. a game chosen.
+    A logged press is turned back into the pad button that makes it with the
+    firmware's own mapping (``hw.games``: the 2x4 game's positions, the row's piles).
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from hw.pads import position
+    from hw.profiles import KEY_START
     from tools.emulate.keys import logical_keys
     from tools.emulate.main import Emulator
 
@@ -109,14 +112,25 @@ def mirror(result, events, seed, settings, key_pins):
     dev_end = round(result.ms(result.done["t"]) + offset) % WRAP
     shift = first_frame_ms(result)
     names = {key: name for name, key in logical_keys().items()}
+    # The match's presses: pad edges after the last scripted START (the menu's own pad
+    # keys before it are played as scripted keys, like START).
+    last_start = max((ms for ms, key, down in events if key == KEY_START and down), default=0)
     match_ms = result.ms(min(e["t"] for e in result.edges if e["pin"] in
                              {key_pins[seat * 8 + b] for seat in range(2) for b in range(8)}
-                             and not e["high"])) if dev_presses else None
+                             and not e["high"]
+                             and result.ms(e["t"]) > last_start)) if dev_presses else None
     before = [(ms, key, down) for ms, key, down in events
               if match_ms is None or ms < match_ms]
     out = Mirror()
+    nvm_path = None
+    if nvm is not None:
+        import tempfile
+
+        handle, nvm_path = tempfile.mkstemp(suffix=".nvm")
+        os.write(handle, bytes(nvm))
+        os.close(handle)
     with _environment(settings):
-        emu = Emulator(virtual=True, seed=seed, nvm_path=None, until_ms=None)
+        emu = Emulator(virtual=True, seed=seed, nvm_path=nvm_path, until_ms=None)
         try:
             emu.add_script([(max(0, round(ms - shift)), names[key], down)
                             for ms, key, down in before])
@@ -132,9 +146,11 @@ def mirror(result, events, seed, settings, key_pins):
                 state["start"] = start
                 origin = (start - e.clock.start) % WRAP
                 scanner = e.app.buttons.scanner
+                kind, game = e.app.kind, e.app.game
                 for t, seat, pos in dev_presses:
                     delta = (t - dev_start) % WRAP
-                    key = seat * 8 + next(b for b in range(8) if position(seat, b) == pos)
+                    key = seat * 8 + next(b for b in range(8)
+                                          if kind.target(game, seat, b) == pos)
                     tick = (start + delta) % WRAP
                     e.schedule(origin + delta,
                                lambda e, k=key, tk=tick: scanner.press(k, tk))
@@ -151,4 +167,6 @@ def mirror(result, events, seed, settings, key_pins):
             out.start = state.get("start")
         finally:
             emu.close()
+            if nvm_path is not None:
+                os.remove(nvm_path)
     return out
