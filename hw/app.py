@@ -70,7 +70,8 @@ the log's replay judges it at the log's end.
 Attract mode needs ``engine.bot``; without it the title just waits. The demo plays
 the game chosen in the menu, one variation after another (``VARIATIONS`` of its
 kind: the row game's defaults, then suit match, rank or suit, three piles, six
-piles, redeal two).
+piles, redeal two; Speed's defaults, then 15 cards each, same rank too, whole-pile
+remakes).
 
 Button test mode (``hw.button_test``, ``hw.button_view``): the menu's "Button test"
 item with START, or START held while the handheld starts. On its first pass the app

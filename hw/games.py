@@ -38,11 +38,13 @@ Implementation Notes
 **Software and Dependencies:** imports lazily, inside the methods: ``engine.game``,
 ``engine.rules``, ``engine.bot``, ``hw.table_view``, ``hw.pads`` (the 2x4 game);
 ``engine.row``, ``engine.rowrules``, ``engine.rowbot``, ``hw.row_view`` (the row
-game).
+game); ``engine.speed``, ``engine.speedrules``, ``engine.speedbot``, ``hw.speed_view``,
+``hw.speed_keys`` (Speed).
 """
 
 GRID = 0
 ROW = 1
+SPEED = 2
 
 
 class GridKind:
@@ -190,4 +192,74 @@ class RowKind:
         return pile if seat == 0 else piles - 1 - pile  # B sees the row reversed
 
 
-KINDS = (GridKind, RowKind)  # the menu's order (its index is remembered in nvm)
+class SpeedKind:
+    """Speed (RULES-SPEED.md): hands of five, two middle piles, one rank up or down.
+
+    A play takes a hand card and a pile: ``hw.speed_keys`` turns pad buttons into
+    plays; its :class:`~hw.speed_keys.Controls` (both seats' selections) is made with
+    the engine and kept on it as ``game.controls`` (the view reads it from there to
+    mark a selected card), so it goes when another game is chosen.
+    """
+
+    KEY = "speed"
+    NAME = "Speed"
+    MODULES = ("hw.speed_view", "hw.speed_keys", "engine.speedbot", "engine.speed",
+               "engine.speedrules")
+    # Demo variations: the defaults, then the house rules (RULES-SPEED.md).
+    VARIATIONS = 4
+
+    @staticmethod
+    def game(sink):
+        from engine.speed import SpeedGame
+        from engine.speedrules import SpeedRules
+        from hw.speed_keys import Controls
+
+        game = SpeedGame(SpeedRules(), sink)
+        game.controls = Controls()
+        return game
+
+    @staticmethod
+    def rules(menu):
+        from engine.speedrules import CARDS_CHOICES, SpeedRules
+
+        return SpeedRules(cards=CARDS_CHOICES[menu.speed_cards()], same=menu.speed_same(),
+                          remake=menu.speed_remake(), points=menu.speed_points(),
+                          penalty=menu.penalty(), tie=menu.tie(), wins=menu.wins())
+
+    @staticmethod
+    def attract_rules(variation, wins):
+        from engine.speedrules import REMAKE_WHOLE, SpeedRules
+
+        rules = SpeedRules(wins=wins)
+        if variation == 1:
+            rules.cards = 15  # 15 cards each
+        elif variation == 2:
+            rules.same = 1  # same rank too
+        elif variation == 3:
+            rules.remake = REMAKE_WHOLE  # new side piles from whole middle piles
+        return rules
+
+    @staticmethod
+    def bot(game, seat, level, seed):
+        from engine.speedbot import SpeedBot
+
+        return SpeedBot(game, seat, level, seed)
+
+    @staticmethod
+    def sheets(width, height):
+        from hw.speed_view import card_sheets
+
+        return card_sheets(width, height)
+
+    @staticmethod
+    def view(width, height, glyphs, sheets):
+        from hw.speed_view import SpeedView
+
+        return SpeedView(width, height, glyphs, sheets)
+
+    @staticmethod
+    def target(game, seat, button):
+        return game.controls.target(game, seat, button)
+
+
+KINDS = (GridKind, RowKind, SpeedKind)  # the menu's order (its index is remembered in nvm)

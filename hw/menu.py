@@ -5,7 +5,8 @@ moves it. The options are the game (``hw.games.KINDS``: the 2x4 game, the shared
 row, ...), players (2 humans, or 1 player vs CPU when ``engine.bot`` is installed),
 the CPU level, match length (best of 1/3/5), tie policy, penalty and hints; with the
 shared-row game chosen also its piles (3/4/6), what matches (rank, suit, rank or
-suit) and the redeal when stuck (all piles, or two). :meth:`Menu.rules` returns the
+suit) and the redeal when stuck (all piles, or two); with Speed its house rules
+(RULES-SPEED.md: 20 or 15 cards each, the same rank too, the remake, a points match). :meth:`Menu.rules` returns the
 ``engine.rules.Rules`` of the 2x4 game; the chosen game's kind (:meth:`Menu.kind`)
 makes its own rules from the menu. The last item, "Button test", is an action, not a
 choice: START on it opens the button test mode (``hw.button_test``); it is not
@@ -14,9 +15,8 @@ power-cut-safe record of ``hw.record`` (:meth:`save` / :meth:`load`), which also
 holds the players' stats (``Menu.record``).
 
 Items 0-5 (``values``) are the record's first six menu bytes, as before; the game and
-the row options (items 6-9, ``more``) are the record's added menu bytes
-(``hw.record.MORE``, with four spare for another game's options: item 10 on), so an
-older record loads with the 2x4 game and the row defaults.
+the row and Speed options (items 6-13, ``more``) are the record's added menu bytes
+(``hw.record.MORE``), so an older record loads with the 2x4 game and the row defaults.
 :data:`ORDER` is the order the items are shown and walked in; the game is drawn as
 the menu's heading line.
 
@@ -28,7 +28,7 @@ only); optional ``engine.bot`` (``LEVEL_NAMES``).
 """
 
 from engine.rules import TIE_COIN, TIE_REPLAY, Rules
-from hw.games import KINDS, ROW
+from hw.games import KINDS, ROW, SPEED
 from hw.record import MORE_DEFAULTS, MORE_ITEMS, Record
 
 PLAYERS = 0
@@ -41,14 +41,20 @@ GAME = 6  # hw.games.KINDS index
 PILES = 7  # the row game: engine.rowrules.PILE_CHOICES index
 MATCH_BY = 8  # the row game: engine.rowrules MATCH_RANK/SUIT/EITHER
 REDEAL = 9  # the row game: engine.rowrules REDEAL_ALL/TWO
-BUTTON_TEST = 10  # an action (START opens the button test), not a saved choice
-ITEMS = 11
+SPEED_CARDS = 10  # Speed: engine.speedrules.CARDS_CHOICES index (20/15 each)
+SPEED_SAME = 11  # Speed: same rank too (engine.speedrules same 0/1)
+SPEED_REMAKE = 12  # Speed: engine.speedrules REMAKE_REST/WHOLE
+SPEED_POINTS = 13  # Speed: SPEED_POINTS index (0: a match of games)
+BUTTON_TEST = 14  # an action (START opens the button test), not a saved choice
+ITEMS = 15
 
 LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game", "Piles",
-          "Match by", "If stuck", "Button test")
-ORDER = (GAME, PILES, MATCH_BY, REDEAL, PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS,
-         BUTTON_TEST)
+          "Match by", "If stuck", "Cards", "Same rank", "Remake", "Points", "Button test")
+ORDER = (GAME, PILES, MATCH_BY, REDEAL, SPEED_CARDS, SPEED_SAME, SPEED_REMAKE, SPEED_POINTS,
+         PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS, BUTTON_TEST)
 ROW_ITEMS = (PILES, MATCH_BY, REDEAL)  # shown only with the row game chosen
+SPEED_ITEMS = (SPEED_CARDS, SPEED_SAME, SPEED_REMAKE, SPEED_POINTS)  # only with Speed
+SPEED_POINTS_TO = (0, 25, 50, 100)  # Speed's points match (docs/SIMULATION.md: 25 ~ 5 min)
 WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
@@ -83,10 +89,14 @@ class Menu:
             ("3", "4", "6"),
             ("rank", "suit", "rank or suit"),
             ("all piles", "two piles"),
+            ("20 each", "15 each"),
+            ("no", "yes"),
+            ("under tops", "whole piles"),
+            ("off", "first to 25", "first to 50", "first to 100"),
             ("START",),
         )
         self.values = bytearray(DEFAULTS)  # items 0-5
-        self.more = bytearray(MORE_DEFAULTS)  # items 6-9
+        self.more = bytearray(MORE_DEFAULTS)  # items 6-13
         self.record = Record(DEFAULTS)
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
@@ -107,13 +117,18 @@ class Menu:
 
     def visible(self, item):
         """Return True if ``item`` is shown (the CPU options only with a CPU player, the
-        row game's options only with the row game)."""
+        row game's options only with the row game, Speed's only with Speed, and the
+        match length not in a Speed match played for points)."""
         if item == PLAYERS:
             return bool(self.levels)
         if item == LEVEL:
             return bool(self.levels) and self.values[PLAYERS] == 1
         if item in ROW_ITEMS:
             return self.more[0] == ROW
+        if item in SPEED_ITEMS:
+            return self.more[0] == SPEED
+        if item == MATCH:
+            return self.more[0] != SPEED or self.more[SPEED_POINTS - GAME] == 0
         return True
 
     def shown(self):
@@ -170,6 +185,22 @@ class Menu:
     def row_redeal(self):
         """Return the row game's redeal (engine.rowrules REDEAL_*)."""
         return self.more[REDEAL - GAME]
+
+    def speed_cards(self):
+        """Return Speed's cards choice (an index into engine.speedrules.CARDS_CHOICES)."""
+        return self.more[SPEED_CARDS - GAME]
+
+    def speed_same(self):
+        """Return Speed's ``same`` (1: the same rank is played too)."""
+        return self.more[SPEED_SAME - GAME]
+
+    def speed_remake(self):
+        """Return Speed's remake (engine.speedrules REMAKE_*)."""
+        return self.more[SPEED_REMAKE - GAME]
+
+    def speed_points(self):
+        """Return Speed's points goal (0: a match of ``wins`` games)."""
+        return SPEED_POINTS_TO[self.more[SPEED_POINTS - GAME]]
 
     def vs_cpu(self):
         """Return True if seat B is the CPU."""

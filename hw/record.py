@@ -56,11 +56,12 @@ VERSION = 2
 
 LEVELS = 4  # CPU levels with a column in the record (beginner, normal, expert, spare)
 MENU_ITEMS = 6
-# The game (hw.games.KINDS index), the row game's piles, match, redeal, and four bytes
-# kept for a further game's options (zero until then), so that adding them does not
-# move the CRC again.
+# The game (hw.games.KINDS index), the row game's piles, match, redeal, and Speed's
+# cards, same rank, remake, points (the four bytes rowfw kept spare for a further game:
+# zero, Speed's defaults, in a record written before Speed).
 MORE_ITEMS = 8
-MORE_DEFAULTS = bytes((0, 1, 0, 0, 0, 0, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all
+MORE_DEFAULTS = bytes((0, 1, 0, 0, 0, 0, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all;
+# 20 cards, not the same rank, remake under the tops, no points
 
 # offsets in a slot
 _SEQ = 3  # u16
@@ -337,8 +338,8 @@ class Record:
         return self.buf[MENU + item]
 
     def more_value(self, i):
-        """The menu's added choice ``i`` (0: the game; 1-3: the row game's options;
-        4-7: spare, zero)."""
+        """The menu's added choice ``i`` (0: the game; 1-3: the row game's options; 4-7
+        Speed's)."""
         return self.buf[MORE + i]
 
     def set_menu(self, values, more=None):

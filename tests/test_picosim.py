@@ -438,3 +438,126 @@ def test_row_screen_is_the_desktop_emulators_picture(row_session):
     shown = row_session.result.frame
     diff = np.argwhere((shown != desktop.pixels).any(axis=2))
     assert len(diff) == 0, "%d pixels differ, e.g. (y, x) %s" % (len(diff), diff[:5].tolist())
+
+
+# ------------------------------------------------------- Speed on the Pico
+
+SPEED_SEED = 777
+SPEED_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
+SPEED_MENU_MS = (9000, 9500, 10000)  # stop the Speed demo; title -> menu; menu -> match
+SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS = 12200, 16400, 150
+SPEED_RUN_S = 18.5
+# Speed's pads (hw/speed_keys.py), as tools/emulate script keys (table positions):
+# A's cards 0-4 = A0 A1 A2 A3 A5, A's piles = A7 (left) / A4 (right);
+# B's cards 0-4 = B4 B5 B6 B7 B2, B's piles = B3 (left) / B0 (right).
+SPEED_CARDS = (("A0", "A1", "A2", "A3", "A5"), ("B4", "B5", "B6", "B7", "B2"))
+SPEED_PILES = (("A7", "A4"), ("B3", "B0"))
+
+
+def speed_script_text():
+    """Blind play: each player in turn presses a card then a pile (a card that fits one
+    pile is played by the first press, the pile press then plays nothing)."""
+    lines = ["%d tap START" % ms for ms in SPEED_MENU_MS]
+    for i, ms in enumerate(range(SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS)):
+        seat, j = (i // 2) % 2, i // 4
+        key = SPEED_CARDS[seat][j % 5] if i % 2 == 0 else SPEED_PILES[seat][j % 2]
+        lines.append("%d tap %s" % (ms, key))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def speed_session(tmp_path_factory):
+    """The Pico booted with Speed remembered in its nvm (as after a Speed match was
+    chosen): the Speed demo, then a two-player Speed match pressed through GPIO, with
+    CSPEED_DIAG on."""
+    from tools.emulate import script as scripts
+    from tools.emulate.keys import logical_keys
+    from tools.picosim.__main__ import game_nvm, seeded_code
+    from tools.picosim.run import run
+
+    tmp = tmp_path_factory.mktemp("picosim_speed")
+    names = logical_keys()
+    out = Session()
+    out.events = [(ms, names[n], down) for ms, n, down in scripts.parse(speed_script_text())]
+    out.result = run(tmp / "run", seconds=SPEED_RUN_S, events=out.events,
+                     settings=SPEED_SETTINGS, code=seeded_code(tmp, SPEED_SEED),
+                     flash={"nvm": game_nvm("speed")})
+    out.matches = analyze.split_matches(out.result.data)
+    out.diag = analyze.diag_records(out.result)
+    return out
+
+
+def _replayed_speed(text):
+    """The engine a Speed log leaves (its last tick judged), replayed on the desktop."""
+    from engine.game import Game
+    from engine.log import play_lines
+
+    games = [Game()]
+    play_lines(games[0], text.split("\n"), games.append)
+    game = games[-1]
+    game.finish()
+    return game
+
+
+@needs_pico
+def test_speed_on_the_pico_demo_and_match_replay_and_the_screen_is_the_logs(speed_session):
+    result = speed_session.result
+    assert analyze.console_problems(result.console) == [], result.console
+    data = result.data.decode()
+    assert "# attract\nCSLOG 1\nrules game=speed " in data  # the demo plays Speed
+    demo, match = speed_session.matches[0], speed_session.matches[-1]
+    assert demo != match and match.splitlines()[1].startswith("rules game=speed cards=20 ")
+    for text in (demo, match):
+        trace = _trace(text)  # tools.replay reads it without an error
+        assert any(e["ev"] == "press" for e in trace)
+    presses = [e for e in _trace(match) if e["ev"] == "press"]
+    assert {e["p"] for e in presses} == {"A", "B"} and any(e["r"] == "cover" for e in presses)
+    # Fewer plays than key presses: a card that fits both piles (or none) waits for a
+    # pile key, a pile key with no card selected plays nothing.
+    assert len(presses) < len(range(SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS))
+
+    # The Pico's last frame shows the hands and piles of the log's replay: each card's
+    # face drawn by the desktop's SpeedView from the replayed engine, pixel for pixel
+    # (RGB565; the borders carry selections and locks, which the log does not).
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from tools import cpstubs
+
+    cpstubs.install()
+    from hw import gfx
+    from hw.speed_keys import Controls
+    from hw.speed_view import SpeedView, card_sheets, hand_places, pile_places, speed_layout
+    from tools.cpstubs.screen import make_display, snapshot
+
+    game = _replayed_speed(match)
+    assert game.GAME == "speed"
+    game.controls = Controls()
+    display = make_display(320, 240)
+    view = SpeedView(320, 240, gfx.glyph_sheet(), card_sheets(320, 240))
+    display.root_group = view.group
+    view.update(game, game.clock, 0, False)
+    desktop = np.asarray(snapshot(display), dtype=np.uint8)
+    device = result.frame
+    geo = speed_layout(320, 240)
+    boxes = [(x, y, geo["hand_w"], geo["hand_h"]) for x, y in hand_places(geo)]
+    boxes += [(x, y, geo["pile_w"], geo["pile_h"]) for x, y in pile_places(geo)]
+    b = gfx.BORDER
+    for x, y, w, h in boxes:
+        for image in (device, desktop):
+            assert image[y + b:y + h - b, x + b:x + w - b].shape == (h - 2 * b, w - 2 * b, 3)
+        shift = np.array([3, 2, 3], dtype=np.uint8)
+        got = device[y + b:y + h - b, x + b:x + w - b] >> shift
+        want = desktop[y + b:y + h - b, x + b:x + w - b] >> shift
+        assert np.array_equal(got, want), (x, y)
+
+
+@needs_pico
+def test_speed_on_the_pico_allocates_nothing_per_frame(speed_session):
+    """CSPEED_DIAG on the real CircuitPython: 0 B per idle and per press frame in the
+    Speed demo and match, and the heap after the build with Speed in it."""
+    records = speed_session.diag
+    build = [r for r in records if r["tag"] == "build"]
+    stats = [r for r in records if r["tag"] == "stats"]
+    assert build and build[0]["free"] > 40000, build
+    assert stats and stats[-1]["press_n"] > 0 and stats[-1]["idle_n"] > 0, stats
+    assert all(r["press_alloc"] == 0 and r["idle_alloc"] == 0 for r in stats), stats
+    assert stats[-1]["low"] > 20000, stats

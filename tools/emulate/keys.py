@@ -50,6 +50,8 @@ HELP_LINES = (
     "Menu 'Players': 1 player vs CPU (B is the CPU; pick its level)",
     "Shared row: each key row = the piles left to right on screen;",
     "  6 piles: A: A S D F E R, B: J K U I O P",
+    "Speed: cards A S D F E (A), P O I U K (B); piles Q R (A), ; J (B)",
+    "       cancel W (A), L (B); a card that fits one pile plays at once",
     "20 s idle on the title: demo (CPU vs CPU); any key: back",
     "Button test: menu 'Button test' + START (or start with --button-test)",
     "F1: this help     Esc or close: quit",

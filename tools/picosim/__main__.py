@@ -31,7 +31,7 @@ def parse_args(argv):
     p.add_argument("--seed", type=int,
                    help="seed the firmware's shuffles (code.py becomes"
                         " run(build(seed=N)[1]) from hw.main)")
-    p.add_argument("--game", choices=("grid", "row"),
+    p.add_argument("--game", choices=("grid", "row", "speed"),
                    help="boot with this game chosen in the menu (written into the emulated"
                         " nvm, as a saved choice; attract mode demos it)")
     p.add_argument("--code", metavar="FILE", help="use FILE as code.py (e.g. a diagnostic)")

@@ -1,0 +1,412 @@
+"""Speed's screen: both hands at their own edges, the two middle piles big in the middle.
+
+Seat A sits at the bottom edge, seat B at the top edge, facing each other; B's cards
+and all of B's text are drawn upside down. From top to bottom::
+
+    B's strip   B's draw pile count, message (LOCKED over it), B's score   upside down
+    B's hand    slots 4 3 2 1 0 (B's own left is the screen's right)     upside down
+    middle      side 0 count | middle pile 0 | middle pile 1 | side 1 count
+    A's hand    slots 0 1 2 3 4
+    A's strip   A's draw pile count, message (LOCKED over it), A's score
+
+* The middle piles are the biggest cards (rank and suit at the largest glyph scale,
+  ``hw.card_view.GLYPH_SCALE_MAX``); pile 0 is on A's left, as RULES-SPEED.md puts
+  it. Each side pile's count is written beside its middle pile twice, upright for A
+  (below the middle line) and upside down for B (above it), so both read it.
+* A hand card's border tells its state to its owner: orange = selected
+  (``hw.speed_keys``: waiting for a pile button), red = the pad is locked (all five),
+  light blue = it fits a pile (hints on: attract mode, or the menu's hints), dark =
+  an empty slot.
+* A tie (both players on one pile in one tick) flashes both piles' borders gold and
+  says "Tie" in both strips for :data:`TIE_MS`; LOCKED is a red box over the strip's
+  message while the seat's pad is locked.
+* Messages are short (at most :data:`MESSAGE_WIDTH` characters: the strip also holds
+  the counts on a 240-pixel-wide screen); a game won by going out says "Speed!",
+  one won on a deadlock by fewer cards says so.
+
+Drawing design as in ``hw.table_view`` (``hw.card_view.CardView`` per card, ``hw.text``
+glyph tiles for text, one layer per pixel): :meth:`SpeedView.update` reads the
+engine's views and touches only what changed, so a frame allocates nothing; cards are
+redrawn first, a message one frame later.
+
+Implementation Notes
+--------------------
+
+**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``,
+``hw.card_view``, ``hw.messages`` (the message ids ``hw.app`` gives); reads
+``engine.speed.SpeedGame`` views (``tops``, ``hands``, ``draws``, ``sides``,
+``legal``, ``phase``, ``locked_at``, ``score``, ``points``, ``ties``, ``result``,
+``why``, ``changes``, ``rules``) and ``game.controls`` (``hw.speed_keys.Controls``,
+put on the engine by ``hw.games.SpeedKind``: the selections).
+"""
+
+import displayio
+
+from engine.cards import NO_CARD
+from engine.ticks import ticks_add, ticks_diff
+from hw import gfx
+from hw import messages as msgs
+from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
+from hw.text import LEFT, RIGHT, Text
+
+_PLAY = 2  # engine.game.PLAY
+_WHY_DEADLOCK = 1  # engine.game.WHY_DEADLOCK
+_SLOTS = 5
+TIE_MS = 700
+
+# Messages: (text for A, text for B), by id: hw.messages' MSG_* ids, then Speed's own.
+MSG_OUT_A = 17  # replaces MSG_WIN_A when A went out
+MSG_OUT_B = 18
+MSG_FEWER_A = 19  # a deadlock won with fewer cards
+MSG_FEWER_B = 20
+MSG_TIE = 21
+MESSAGES = (
+    (b"", b""),
+    (b"Get ready...", b"Get ready..."),
+    (b"Dealing", b"Dealing"),
+    (b"GO!", b"GO!"),
+    (b"Stuck - turning", b"Stuck - turning"),
+    (b"You win the game!", b"A wins the game"),
+    (b"B wins the game", b"You win the game!"),
+    (b"Draw - new deal", b"Draw - new deal"),
+    (b"Deadlock: draw", b"Deadlock: draw"),
+    (b"You win the match!", b"A wins the match"),
+    (b"B wins the match", b"You win the match!"),
+    (b"Paused - START", b"Paused - START"),
+    (b"DEMO: press a key", b"DEMO: press a key"),
+    (b"A wins the game", b"A wins the game"),
+    (b"B wins the game", b"B wins the game"),
+    (b"A wins the match", b"A wins the match"),
+    (b"B wins the match", b"B wins the match"),
+    (b"Speed! You win!", b"Speed! A is out"),
+    (b"Speed! B is out", b"Speed! You win!"),
+    (b"Stuck: you win", b"Stuck: A has fewer"),
+    (b"Stuck: B has fewer", b"Stuck: you win"),
+    (b"Tie - nothing moves", b"Tie - nothing moves"),
+)
+MESSAGE_WIDTH = 19  # the longest message
+
+DRAW_TEXT = b"Draw 15"  # the draw pile's count is written at DRAW_AT
+DRAW_AT = 5
+SCORE_WIDTH = 9  # "Won 1/2" or "Pts 12/30", at the reader's right
+WON_LABEL = b"Won "
+POINTS_LABEL = b"Pts "
+SIDE_TEXT = b"Side 10"
+SIDE_AT = 5
+LOCKED_TEXT = b" LOCKED "
+
+
+def speed_layout(width, height):
+    """Return the geometry (a dict of ints) of Speed's screen on ``width x height``."""
+    strip = max(12, height // 12)
+    gap = max(2, width // 80)
+    cell = width // _SLOTS
+    hand_w = cell - 2 * gap
+    avail = height - 2 * strip
+    pile_min = card_glyphs_h(GLYPH_SCALE_MAX) + 2 * gfx.BORDER + 4
+    hand_h = min(avail // 4, hand_w * 6 // 5)
+    if avail - 2 * hand_h - 4 * gap < pile_min:  # a small screen: the piles stay big
+        hand_h = max(card_glyphs_h(1) + 2 * gfx.BORDER + 2, (avail - 4 * gap - pile_min) // 2)
+    pile_h = avail - 2 * hand_h - 4 * gap
+    pile_w = min(pile_h * 3 // 4, width // 4)
+    return {
+        "width": width, "height": height, "strip": strip, "gap": gap, "cell": cell,
+        "hand_w": hand_w, "hand_h": hand_h, "pile_w": pile_w, "pile_h": pile_h,
+        "hand_scale": _fit_scale(hand_w, hand_h), "pile_scale": _fit_scale(pile_w, pile_h),
+        "text_scale": max(1, min(strip // 12, width // 240)),
+    }
+
+
+def _fit_scale(w, h):
+    """The largest glyph scale (up to GLYPH_SCALE_MAX) whose rank and suit fit a w x h card."""
+    scale = 1
+    while scale < GLYPH_SCALE_MAX and \
+            card_glyphs_h(scale + 1) <= h - 2 * gfx.BORDER - 2 and \
+            gfx.RANK_TILE_W * (scale + 1) <= w - 2 * gfx.BORDER - 2:
+        scale += 1
+    return scale
+
+
+def hand_places(geo):
+    """The (x, y) of each hand card: A's slots 0-4, then B's (B's turned: slot 0 at the
+    screen's right)."""
+    cell = geo["cell"]
+    gap = geo["gap"]
+    off = (cell - geo["hand_w"]) // 2
+    top = geo["strip"] + gap
+    bottom = geo["height"] - geo["strip"] - gap - geo["hand_h"]
+    places = []
+    for k in range(2 * _SLOTS):
+        slot = k % _SLOTS
+        column = slot if k < _SLOTS else _SLOTS - 1 - slot
+        places.append((column * cell + off, bottom if k < _SLOTS else top))
+    return places
+
+
+def pile_places(geo):
+    """The (x, y) of middle piles 0 and 1 (0 on A's left)."""
+    mid = geo["width"] // 2
+    gap = geo["gap"]
+    y = geo["strip"] + 2 * gap + geo["hand_h"]
+    return ((mid - gap - geo["pile_w"], y), (mid + gap, y))
+
+
+def card_sheets(width, height):
+    """``(hand ranks, hand suits, pile ranks, pile suits)`` for a ``width x height`` screen
+    (one pair when both scales are the same)."""
+    geo = speed_layout(width, height)
+    hs = geo["hand_scale"]
+    ps = geo["pile_scale"]
+    hand = (gfx.rank_sheet(None, hs), gfx.suit_sheet(suit_scale(hs)))
+    pile = hand if ps == hs else (gfx.rank_sheet(None, ps), gfx.suit_sheet(suit_scale(ps)))
+    return hand + pile
+
+
+class SpeedView:
+    """The Speed scene for a ``width x height`` display; ``group`` is its root."""
+
+    def __init__(self, width, height, glyphs, sheets):
+        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``sheets``: :func:`card_sheets` (made once
+        and kept)."""
+        geo = speed_layout(width, height)
+        self.geometry = geo
+        self.group = displayio.Group()
+        background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
+        self.group.append(background)
+        strip = geo["strip"]
+        for seat in range(2):
+            box, _ = gfx.panel(0, height - strip if seat == 0 else 0, width, strip, gfx.PANEL,
+                               cell=4)
+            self.group.append(box)
+
+        hand_shapes = Shapes(geo["hand_w"], geo["hand_h"], sheets[0], sheets[1])
+        self.hand = []
+        for k, (x, y) in enumerate(hand_places(geo)):
+            card = CardView(hand_shapes, x, y, geo["hand_w"], geo["hand_h"], geo["hand_scale"],
+                            flipped=k >= _SLOTS)
+            self.hand.append(card)
+            self.group.append(card.group)
+        pile_shapes = Shapes(geo["pile_w"], geo["pile_h"], sheets[2], sheets[3])
+        self.piles = []
+        for x, y in pile_places(geo):
+            card = CardView(pile_shapes, x, y, geo["pile_w"], geo["pile_h"], geo["pile_scale"],
+                            flipped=False)
+            self.piles.append(card)
+            self.group.append(card.group)
+
+        ts = geo["text_scale"]
+        margin = max(3, width // 60)
+        mid_y = geo["strip"] + 2 * geo["gap"] + geo["hand_h"] + geo["pile_h"] // 2
+        quarter = max(geo["pile_h"] // 4, 7 * ts)
+        (x0, _), (x1, _) = pile_places(geo)
+        side_x = (x0 // 2, (x1 + geo["pile_w"] + width) // 2)  # centres of the side areas
+        self.side_text = []  # [pile 0 for A, pile 0 for B, pile 1 for A, pile 1 for B]
+        for pile in range(2):
+            for seat in range(2):
+                y = mid_y + quarter if seat == 0 else mid_y - quarter
+                side = Text(glyphs, len(SIDE_TEXT), gfx.DIM, ts, seat == 1, (0.5, 0.5),
+                            (side_x[pile], y), LEFT, gfx.FELT)
+                side.set(SIDE_TEXT)
+                self.group.append(side.group)
+                self.side_text.append(side)
+        self.draw_text = []
+        self.score_text = []
+        self.lock_text = []
+        self.messages = []
+        for seat in range(2):
+            flip = seat == 1
+            y = height - strip // 2 if seat == 0 else strip // 2
+            left = margin if seat == 0 else width - margin  # the reader's left
+            right = width - margin if seat == 0 else margin
+            draw = Text(glyphs, len(DRAW_TEXT), gfx.TEXT, ts, flip, (0.0, 0.5), (left, y), LEFT,
+                        gfx.PANEL)
+            draw.set(DRAW_TEXT)
+            score = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
+                         gfx.PANEL)
+            message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ts, flip, (0.5, 0.5), (width // 2, y),
+                           background=gfx.PANEL)
+            lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.5, 0.5), (width // 2, y),
+                        background=gfx.LOCKED)
+            lock.set(LOCKED_TEXT)
+            lock.hidden = True
+            for text in (draw, score, message, lock):
+                self.group.append(text.group)
+            self.draw_text.append(draw)
+            self.score_text.append(score)
+            self.lock_text.append(lock)
+            self.messages.append(message)
+
+        self.changes = -1
+        self.picks = -1  # controls.changes drawn
+        self.hints = False
+        self.goal = -1  # rules.points (0: wins) drawn
+        self.wins = -1
+        self.draws = bytearray(b"\xff\xff")
+        self.sides = bytearray(b"\xff\xff")
+        self.score = [-1, -1]
+        self.locked = bytearray(2)
+        self.ties = 0
+        self.tie_until = 0
+        self.tie_on = False
+        self.message = -1
+        self.set_message(msgs.MSG_NONE)
+
+    def set_message(self, msg):
+        """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's)."""
+        if msg == self.message:
+            return
+        self.message = msg
+        texts = MESSAGES[msg]
+        for seat in range(2):
+            self.messages[seat].set(texts[seat])
+
+    def update(self, game, now, msg, hints, feedback=None):
+        """Bring the scene up to date with ``game`` at time ``now`` (``feedback``: the
+        app's ``hw.feedback.Feedback``; its wording arrives in ``msg``, ties are drawn here)."""
+        busy = False  # cards redrawn this frame: the message waits for the next
+        ties = game.ties
+        if ties != self.ties:
+            if ties > self.ties:
+                self.tie_on = True
+                self.tie_until = ticks_add(now, TIE_MS)
+                self.changes = -1  # the piles' borders
+            self.ties = ties
+        elif self.tie_on and ticks_diff(now, self.tie_until) >= 0:
+            self.tie_on = False
+            self.changes = -1
+        locked_now = 0
+        for seat in range(2):
+            locked = 1 if game.locked_at(seat, now) else 0
+            locked_now |= locked << seat
+            if locked != self.locked[seat]:
+                self.locked[seat] = locked
+                self.lock_text[seat].hidden = not locked
+                self.changes = -1  # the hand's borders
+        picks = game.controls.changes
+        if game.changes != self.changes or picks != self.picks or hints != self.hints:
+            self.changes = game.changes
+            self.picks = picks
+            self.hints = hints
+            busy = self._cards(game, hints, locked_now)
+            self._counts(game)
+        if not busy:
+            if self.tie_on and (msg == msgs.MSG_NONE or msg == msgs.MSG_GO or
+                                msg == msgs.MSG_DEMO):
+                msg = MSG_TIE
+            elif msg == msgs.MSG_WIN_A or msg == msgs.MSG_WIN_B or msg == msgs.MSG_DEMO_WIN_A or \
+                    msg == msgs.MSG_DEMO_WIN_B:
+                a = msg == msgs.MSG_WIN_A or msg == msgs.MSG_DEMO_WIN_A
+                if game.why == _WHY_DEADLOCK:
+                    msg = MSG_FEWER_A if a else MSG_FEWER_B
+                else:
+                    msg = MSG_OUT_A if a else MSG_OUT_B
+            self.set_message(msg)
+
+    def _cards(self, game, hints, locked_now):
+        """Show the hands and the piles; True if a card was redrawn."""
+        busy = False
+        in_play = game.phase == _PLAY
+        hands = game.hands
+        controls = game.controls
+        for seat in range(2):
+            legal = game.legal[seat] if in_play and hints else 0
+            legal |= legal >> _SLOTS  # bit slot: fits a pile
+            picked = controls.selection(game, seat)
+            locked = (locked_now >> seat) & 1
+            for slot in range(_SLOTS):
+                card = hands[seat * _SLOTS + slot]
+                view = self.hand[seat * _SLOTS + slot]
+                if card != view.card:
+                    view.show(card)
+                    busy = True
+                if card == NO_CARD:
+                    color = gfx.EMPTY
+                elif locked:
+                    color = gfx.LOCKED
+                elif slot == picked:
+                    color = gfx.PENDING
+                elif (legal >> slot) & 1:
+                    color = gfx.HINT
+                else:
+                    color = gfx.EDGE
+                if color != view.border:
+                    view.mark(color)
+                    busy = True
+        tops = game.tops
+        for pile in range(2):
+            view = self.piles[pile]
+            top = tops[pile]
+            if top != view.card:
+                view.show(top)
+                busy = True
+            color = gfx.EMPTY if top == NO_CARD else gfx.GOLD if self.tie_on else gfx.EDGE
+            if color != view.border:
+                view.mark(color)
+                busy = True
+        return busy
+
+    def _counts(self, game):
+        """The draw and side pile counts and the score fields, where they changed."""
+        for seat in range(2):
+            count = game.draws[seat]
+            if count != self.draws[seat]:
+                self.draws[seat] = count
+                self.draw_text[seat].number(DRAW_AT, count, 2)
+        for pile in range(2):
+            count = game.sides[pile]
+            if count != self.sides[pile]:
+                self.sides[pile] = count
+                self.side_text[2 * pile].number(SIDE_AT, count, 2)
+                self.side_text[2 * pile + 1].number(SIDE_AT, count, 2)
+        rules = game.rules
+        goal = rules.points
+        wins = rules.wins
+        for seat in range(2):
+            value = game.points[seat] if goal else game.score[seat]
+            if value != self.score[seat] or goal != self.goal or wins != self.wins:
+                self.score[seat] = value
+                _fraction(self.score_text[seat], POINTS_LABEL if goal else WON_LABEL,
+                          value, goal if goal else wins)
+        self.goal = goal
+        self.wins = wins
+
+    def shown_hand(self, seat, slot):
+        """The card code shown in ``seat``'s hand ``slot`` (for tests and the emulator)."""
+        return self.hand[seat * _SLOTS + slot].card
+
+    def shown_top(self, pile):
+        """The card code shown on middle pile ``pile``."""
+        return self.piles[pile].card
+
+
+def _fraction(text, label, value, of):
+    """Write ``label`` + ``value/of`` into ``text`` (right-aligned), without allocating."""
+    width = text.width
+    digits_v = _digits(value)
+    digits_o = _digits(of)
+    n = len(label) + digits_v + 1 + digits_o
+    col = width - n if n < width else 0
+    for i in range(col):
+        text.put(i, 32)
+    text.write(col, label)
+    col += len(label)
+    col = _put_int(text, col, value, digits_v)
+    text.put(col, 47)  # "/"
+    _put_int(text, col + 1, of, digits_o)
+
+
+def _digits(value):
+    n = 1
+    while value >= 10:
+        value //= 10
+        n += 1
+    return n
+
+
+def _put_int(text, col, value, digits):
+    """Write ``value`` in ``digits`` columns from ``col``; the column after it."""
+    for k in range(digits - 1, -1, -1):
+        if col + k < text.width:
+            text.put(col + k, 48 + value % 10)
+        value //= 10
+    return col + digits
