@@ -78,7 +78,7 @@ draws and decisions are exactly those of a plain scan over the 8 positions.
 """
 
 from engine.compat import const
-from engine.game import LOWEST_BIT
+from engine.timed import LOWEST_BIT
 from engine.rng import Rng
 from engine.ticks import ticks_add, ticks_diff
 

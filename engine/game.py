@@ -81,67 +81,17 @@ from engine.ticks import ticks_add, ticks_diff
 
 from engine.compat import const
 from engine.timed import (  # noqa: F401 (re-exported: one set of names for every game)
-    DEALING, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME, IDLE, OK,
-    OVER, PLAY, STUCK, TICK_CAPACITY, Timed,
+    COVER, DEALING, DRAW, ERROR_NAMES, EVENT_NAMES, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS,
+    EV_STUCK, EV_TICK, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME, IDLE,
+    IGNORED, ILLEGAL, LOCKED, LOST_TIE, LOWEST_BIT, OK, OUTCOME_NAMES, OVER, PHASE_NAMES, PLAY,
+    PLAYER_A, PLAYER_B, PLAYER_NAMES, RESULT_NAMES, STUCK, TICK_CAPACITY, TIE, Timed,
+    WHY_BOTH_OUT, WHY_DEADLOCK, WHY_NAMES, WHY_OUT, WIN_A, WIN_B,
 )
 
-PLAYER_A = const(0)
-PLAYER_B = const(1)
-PLAYER_NAMES = ("A", "B")
 POSITIONS = const(8)
-
-# Phases.
-PHASE_NAMES = ("idle", "dealing", "play", "stuck", "over")
-
-# Press results, as in LOG.md.
-COVER = const(0)
-ILLEGAL = const(1)
-LOCKED = const(2)
-TIE = const(3)
-LOST_TIE = const(4)
-IGNORED = const(5)
-RESULT_NAMES = ("cover", "illegal", "locked", "tie", "lost-tie", "ignored")
-
-# Events passed to the sink.
-EV_DEAL = const(0)
-EV_PRESS = const(1)
-EV_TICK = const(2)
-EV_STUCK = const(3)
-EV_OVER = const(4)
-EV_MATCH = const(5)
-EVENT_NAMES = ("deal", "press", "tick", "stuck", "over", "match")
-
-# Game results (``result``) and why the game ended (``why``).
-WIN_A = const(0)
-WIN_B = const(1)
-DRAW = const(2)
-OUTCOME_NAMES = ("A", "B", "draw")
-WHY_OUT = const(0)
-WHY_BOTH_OUT = const(1)
-WHY_DEADLOCK = const(2)
-WHY_NAMES = ("out", "both-out", "deadlock")
-
-ERROR_NAMES = (
-    "ok", "time goes backwards", "press before the first start",
-    "player or position out of range (or not an int)", "more than 64 presses in one millisecond",
-    "no seed or deck waiting for this start", "the previous game is not over",
-    "the match is over",
-)
-
 _ALL = const(0xFF)
 _ZERO13 = bytes(13)
 
-
-def _lowest_bits():
-    table = bytearray(256)
-    for m in range(1, 256):
-        while not (m >> table[m]) & 1:
-            table[m] += 1
-    return bytes(table)
-
-
-# LOWEST_BIT[m]: the index of the lowest set bit of the byte m (m > 0).
-LOWEST_BIT = _lowest_bits()
 # End of a game from the players whose pack ran out (bit 0 = A, bit 1 = B).
 _OUT_RESULT = (-1, WIN_A, WIN_B, DRAW)
 

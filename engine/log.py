@@ -22,7 +22,7 @@ a CR before it (CRLF) is dropped, a CR anywhere else is part of the line.
 """
 
 from engine.cards import parse_card
-from engine.game import ERROR_NAMES, OK
+from engine.timed import ERROR_NAMES, OK
 from engine.rules import Rules
 from engine.rng import SEED_LIMIT
 from engine.ticks import TICKS_PERIOD, ticks_diff

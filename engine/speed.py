@@ -53,7 +53,7 @@ candidate n (lowest pile, then lowest slot). The coin and remake generator
 
 from engine.cards import NO_CARD
 from engine.compat import const
-from engine.game import (  # noqa: F401 (re-exported: one set of names for every game)
+from engine.timed import (  # noqa: F401 (re-exported: one set of names for every game)
     COVER, DEALING, DRAW, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME,
     EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, EV_TICK, IDLE, IGNORED, ILLEGAL,
     LOCKED, LOST_TIE, OK, OVER, PLAY, STUCK, TICK_CAPACITY, TIE, WHY_BOTH_OUT,

@@ -1,4 +1,5 @@
-"""What every game of the family does alike: rules and decks, input and time, locks, the sink.
+"""What every game of the family shares: its codes (phases, press results, events, outcomes,
+return codes) and the methods of rules and decks, input and time, locks and the sink.
 
 Implementation Notes
 --------------------
@@ -36,6 +37,61 @@ E_FULL = const(4)  # more than TICK_CAPACITY presses in one ms
 E_NO_DECK = const(5)  # start without a deck waiting
 E_BUSY = const(6)  # start while the previous game is still on
 E_MATCH_OVER = const(7)  # start after the match was won
+
+PLAYER_A = const(0)
+PLAYER_B = const(1)
+PLAYER_NAMES = ("A", "B")
+
+# Phases.
+PHASE_NAMES = ("idle", "dealing", "play", "stuck", "over")
+
+# Press results, as in LOG.md.
+COVER = const(0)
+ILLEGAL = const(1)
+LOCKED = const(2)
+TIE = const(3)
+LOST_TIE = const(4)
+IGNORED = const(5)
+RESULT_NAMES = ("cover", "illegal", "locked", "tie", "lost-tie", "ignored")
+
+# Events passed to the sink.
+EV_DEAL = const(0)
+EV_PRESS = const(1)
+EV_TICK = const(2)
+EV_STUCK = const(3)
+EV_OVER = const(4)
+EV_MATCH = const(5)
+EVENT_NAMES = ("deal", "press", "tick", "stuck", "over", "match")
+
+# Game results (``result``) and why the game ended (``why``).
+WIN_A = const(0)
+WIN_B = const(1)
+DRAW = const(2)
+OUTCOME_NAMES = ("A", "B", "draw")
+WHY_OUT = const(0)
+WHY_BOTH_OUT = const(1)
+WHY_DEADLOCK = const(2)
+WHY_NAMES = ("out", "both-out", "deadlock")
+
+ERROR_NAMES = (
+    "ok", "time goes backwards", "press before the first start",
+    "player or position out of range (or not an int)", "more than 64 presses in one millisecond",
+    "no seed or deck waiting for this start", "the previous game is not over",
+    "the match is over",
+)
+
+
+
+def _lowest_bits():
+    table = bytearray(256)
+    for m in range(1, 256):
+        while not (m >> table[m]) & 1:
+            table[m] += 1
+    return bytes(table)
+
+
+# LOWEST_BIT[m]: the index of the lowest set bit of the byte m (m > 0).
+LOWEST_BIT = _lowest_bits()
 
 _TICKS_LIMIT = const(1 << 29)
 _TICKS_MAX = const((1 << 29) - 1)

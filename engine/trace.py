@@ -7,10 +7,11 @@ is for replays and tests, not for the device's main loop.
 """
 
 from engine.cards import CARD_NAMES, NO_CARD
-from engine.game import (
+from engine.timed import (
     EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_TICK, EVENT_NAMES, OUTCOME_NAMES,
-    PLAYER_NAMES, RESULT_NAMES, WHY_NAMES, COVER, Game,
+    PLAYER_NAMES, RESULT_NAMES, WHY_NAMES, COVER,
 )
+from engine.game import Game
 from engine.log import LogError, play_lines
 
 

@@ -93,7 +93,7 @@ here: the display, the buttons, the serial port and the piezo are passed in.
 
 import gc
 
-from engine.game import (
+from engine.timed import (
     DEALING, DRAW, ERROR_NAMES, OK, OVER, PLAY, STUCK, WHY_DEADLOCK, WIN_A,
 )
 from engine.rng import Rng, SEED_LIMIT

@@ -36,11 +36,11 @@ Implementation Notes
 Allocation-free per event and per frame: ids and times are small ints kept in a
 ``bytearray`` and two-int lists made in ``__init__``.
 
-**Software and Dependencies:** ``engine.game`` (results, events, views), ``engine.ticks``;
+**Software and Dependencies:** ``engine.timed`` (results and events of every game), ``engine.ticks``;
 ``hw.buzzer`` (sound ids), ``hw.messages`` (message ids).
 """
 
-from engine.game import (
+from engine.timed import (
     COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, ILLEGAL, LOCKED, LOST_TIE, TIE,
 )
 from engine.ticks import ticks_add, ticks_diff

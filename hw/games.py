@@ -53,8 +53,8 @@ class GridKind:
     KEY = "grid"
     RANK_FLASH = True  # a tie flashes the cards of its rank (hw.feedback: game.by_rank)
     NAME = "California Speed 2x4"
-    # engine.game, rules and bot stay: the other games' engines are built on them
-    MODULES = ("hw.table_view",)
+    # engine.rules, engine.bot and engine.timed stay: the other games are built on them
+    MODULES = ("hw.table_view", "engine.game")
     VARIATIONS = 1
 
     @staticmethod

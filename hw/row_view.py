@@ -37,7 +37,7 @@ views (``piles``, ``tops``, ``active``, ``packs``, ``coverable``, ``phase``,
 import displayio
 
 from engine.cards import NO_CARD
-from engine.game import PLAY
+from engine.timed import PLAY
 from engine.rules import TIE_COIN
 from engine.ticks import ticks_diff
 from hw import gfx

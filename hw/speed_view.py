@@ -43,14 +43,13 @@ put on the engine by ``hw.games.SpeedKind``: the selections).
 import displayio
 
 from engine.cards import NO_CARD
+from engine.timed import PLAY, WHY_DEADLOCK
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
 from hw import messages as msgs
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
 from hw.text import LEFT, RIGHT, Text
 
-_PLAY = 2  # engine.game.PLAY
-_WHY_DEADLOCK = 1  # engine.game.WHY_DEADLOCK
 _SLOTS = 5
 TIE_MS = 700
 
@@ -296,7 +295,7 @@ class SpeedView:
             elif msg == msgs.MSG_WIN_A or msg == msgs.MSG_WIN_B or msg == msgs.MSG_DEMO_WIN_A or \
                     msg == msgs.MSG_DEMO_WIN_B:
                 a = msg == msgs.MSG_WIN_A or msg == msgs.MSG_DEMO_WIN_A
-                if game.why == _WHY_DEADLOCK:
+                if game.why == WHY_DEADLOCK:
                     msg = MSG_FEWER_A if a else MSG_FEWER_B
                 else:
                     msg = MSG_OUT_A if a else MSG_OUT_B
@@ -305,7 +304,7 @@ class SpeedView:
     def _cards(self, game, hints, locked_now):
         """Show the hands and the piles; True if a card was redrawn."""
         busy = False
-        in_play = game.phase == _PLAY
+        in_play = game.phase == PLAY
         hands = game.hands
         controls = game.controls
         for seat in range(2):

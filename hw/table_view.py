@@ -52,7 +52,7 @@ Implementation Notes
 import displayio
 
 from engine.cards import NO_CARD
-from engine.game import PLAY
+from engine.timed import PLAY
 from hw import gfx
 from hw import card_view
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale  # noqa: F401 (re-exported)
