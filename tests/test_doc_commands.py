@@ -65,6 +65,15 @@ RUN = (
     ".venv/bin/python -m tools.row_claims --games 2000 --seed 2 --levels beginner:beginner",
     ".venv/bin/python -m tools.speed_houses --games 2000 --seed 1 --plots docs/img",
     'make simulate ARGS="--game row --matches 2000 --seed 1 --jobs 1"',
+    # docs/EMULATOR.md: the pictures of the cards (in the copy: the repo's stay as they are)
+    ".venv/bin/python -m tools.emulate --headless --size 320x240 --script docs/cards.script"
+    " --seed 12345 --nvm none --until 2900 --screenshot docs/img/cards-320x240.png",
+    ".venv/bin/python -m tools.emulate --headless --size 240x240 --script docs/cards.script"
+    " --seed 12345 --nvm none --until 2900 --screenshot docs/img/cards-240x240.png",
+    ".venv/bin/python -m tools.emulate --headless --size 240x135 --script docs/cards.script"
+    " --seed 12345 --nvm none --until 2900 --screenshot docs/img/cards-240x135.png",
+    ".venv/bin/python -m tools.emulate --headless --size 320x240 --script docs/cards.script"
+    " --seed 12345 --nvm none --until 3080 --screenshot docs/img/tie-320x240.png",
 )
 
 BOARD = "needs a board plugged in (its serial port or its CIRCUITPY drive)"
@@ -108,6 +117,11 @@ NOT_RUN = {
     ".venv/bin/python -m tools.picosim --setting CSPEED_DIAG=1 --diag --json report.json"
     " --seconds 30": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/heap_code.py --mpy none --diag": PICOSIM,
+    ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
+    " --seconds 16 --latency build/covers.json": PICOSIM,
+    "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
+    ".venv/bin/python -m tools.emulate --button-test": "the button test in a window a person"
+    " presses keys in, open until closed",
     ".venv/bin/python -m tools.picosim --game row --attract 2 --setting CSPEED_DIAG=1 --diag"
     " --seconds 12": PICOSIM,
     "CSPEED_ATTRACT_S=0 .venv/bin/python -m tools.emulate --window --nvm none --seed 7":
