@@ -296,12 +296,15 @@ class Record:
 
     def _start_over(self, nvm, count):
         """The ring is full: one write of the new record in slot 0 and the rest erased."""
+        size = (count - 1) * SPACING + SLOT
         try:
-            image = bytearray(b"\xff") * ((count - 1) * SPACING + SLOT)
+            image = bytearray(size)  # (MicroPython has no bytearray * int)
         except MemoryError:  # slot 0 alone (the sector is erased and written back)
             nvm[0:SLOT] = self.buf
             return
         image[0:SLOT] = self.buf
+        for i in range(SLOT, size):  # the other slots: erased
+            image[i] = 0xFF
         nvm[0:len(image)] = image
         self.wraps += 1
 
