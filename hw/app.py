@@ -700,8 +700,7 @@ class App:
     def _get_ready(self, hints, attract, now):
         self.hints = hints
         self.attract = attract
-        self.feedback.new_match(not self.seats[1].human, attract,
-                                getattr(self.kind, "RANK_FLASH", False))
+        self.feedback.new_match(not self.seats[1].human, attract, self.kind.RANK_FLASH)
         self.paused = False
         self._ready(now)
         self._show(READY)

@@ -7,6 +7,7 @@ the menu remembers the index). A kind says:
 
 * ``KEY``: the log's ``rules game=`` value (``grid``, ``row``, ``speed``);
   ``NAME``: the menu's text;
+* ``RANK_FLASH``: a tie also flashes the other cards of its rank (``hw.feedback``);
 * ``MODULES``: the modules only this game uses (its engine, rules, bot and view),
   imported when a match of it begins and forgotten (``hw.app._forget``) when another
   game is chosen, so the heap holds one game's code. The 2x4 game's engine, rules
@@ -128,6 +129,7 @@ class RowKind:
     """Shared-row California Speed (RULES-ROW.md) and its variations."""
 
     KEY = "row"
+    RANK_FLASH = False  # a tie flashes its pile only
     NAME = "Shared row"
     MODULES = ("hw.row_view", "engine.rowbot", "engine.row", "engine.rowrules")
     # Demo variations: the defaults, then the rule sheet's five (RULES-ROW.md).
@@ -202,6 +204,7 @@ class SpeedKind:
     """
 
     KEY = "speed"
+    RANK_FLASH = False  # a tie flashes its place only
     NAME = "Speed"
     MODULES = ("hw.speed_view", "hw.speed_keys", "engine.speedbot", "engine.speed",
                "engine.speedrules")
