@@ -7,8 +7,10 @@
 //   {"type":"edge","t":ns,"pin":N,"high":bool}   a scripted GPIO edge
 //   {"type":"burst",...}                  a run of SPI bytes (a refresh, see below)
 //   {"type":"done",...}                   emulated and wall time, why it stopped
+//   {"type":"fram",...}                   FRAM model: a transfer, a served image, a cut
 // It stops after job.untilMs of script time, or once the console has shown
-// job.stopOn (if set), or at a power cut of the flash model (flash.mjs).
+// job.stopOn (if set), or at a power cut of the flash model (flash.mjs) or of the
+// FRAM model (fram.mjs, job.fram: the record's optional FRAM on I2C1).
 // The second CDC port (usb_cdc.data, the match log) goes to JOB.outDir/data.bin.
 //
 // Implementation Notes
@@ -37,6 +39,7 @@ import {
 } from 'rp2040js';
 import { ConsoleLogger, LogLevel } from 'rp2040js';
 import { installFlash } from './flash.mjs';
+import { installFram } from './fram.mjs';
 
 const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -73,6 +76,9 @@ if (job.flash) {
     cutReason = `power cut at ${kind} 0x${addr.toString(16)}`;
   });
 }
+// Optional I2C FRAM on I2C1 (fram.mjs); without it GP26/GP27 read low (no pull-ups).
+const fram = job.fram ? installFram(mcu, job.fram, out, (why) => { cutReason = `power cut ${why}`; })
+  : null;
 let irqOffSince = -1, irqOffOps = 0;
 function watchPrimask() {
   const pm = mcu.core.PM;
@@ -337,9 +343,10 @@ function finish(reason) {
     const off = job.flash.nvmOffset;
     fs.writeFileSync(path.join(job.outDir, 'nvm.bin'), mcu.flash.subarray(off, off + 4096));
   }
+  if (fram) fram.write(path.join(job.outDir, 'fram.bin'));
   const [w, h] = size();
   out({ type: 'done', reason, t: mcu.clock.nanos, t0, wallMs: Date.now() - wallStart,
-    width: w, height: h, madctl, frames: framesWritten, flash: flashStats });
+    width: w, height: h, madctl, frames: framesWritten, flash: flashStats, fram: fram ? fram.stats : null });
 }
 
 function slice() {

@@ -42,6 +42,8 @@ FAT_SECTORS = 2048  # the rest of the Pico's 2 MB flash
 BOOT_TIMEOUT_MS = 30000  # emulated ms from reset to "code.py"
 GAP_US = 3000  # SPI silence that ends a burst (one refresh)
 PROFILE = "pico_ili9341"
+FRAM_SIZE = 32768  # the MB85RC256V of fram.mjs
+FRAM_SCL, FRAM_SDA = 27, 26  # I2C1, as hw.profiles' Pico profiles wire it
 
 
 class PicoError(Exception):
@@ -97,6 +99,8 @@ class Result:
     flash_ops: list = field(default_factory=list)  # flash model: {"op", "addr", "len", "t", "step"}
     irqoff: list = field(default_factory=list)  # flash model: {"start", "end", "ops"} ns
     nvm: bytes = None  # flash model: the nvm sector at the end (or at the power cut)
+    fram_ops: list = field(default_factory=list)  # FRAM model: transfers, images, the cut
+    fram: bytes = None  # FRAM model: its 32 KB at the end (or at the power cut)
     workdir: Path = None
     boot_wall_s: float = None  # wall time from start to "code.py"
 
@@ -141,9 +145,28 @@ def build_image(workdir, settings=None, mpy=("lib",), code=None):
     return path
 
 
+def _fram_job(workdir, fram):
+    """``job["fram"]`` of pico.mjs from run()'s ``fram`` dict (images go to files)."""
+    job = {"cutAfter": fram.get("cut_after", -1), "pins": [FRAM_SDA, FRAM_SCL]}
+    if fram.get("cut_in_address") is not None:
+        transfer, byte = fram["cut_in_address"]
+        job["cutInAddress"] = {"transfer": transfer, "byte": byte}
+    if fram.get("image") is not None:
+        path = workdir / "fram-in.bin"
+        path.write_bytes(bytes(fram["image"])[:FRAM_SIZE])
+        job["in"] = str(path)
+    images = []
+    for i, image in enumerate(fram.get("images") or ()):
+        path = workdir / ("fram-image-%03d.bin" % i)
+        path.write_bytes(bytes(image)[:FRAM_SIZE])
+        images.append(str(path))
+    job["images"] = images
+    return job
+
+
 def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None,
-        stop_on=None):
+        fram=None, stop_on=None):
     """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.
 
     ``events``: ``[(ms after t0, logical key, down)]``; a key down drives its pin low.
@@ -155,6 +178,12 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
     power cut), ``partial`` (the next step is half done when the power goes),
     ``seed`` (of those half-done bits), ``timing`` (``"typ"`` or ``"max"``: the
     W25Q16JV datasheet's typical or maximum busy times).
+    ``fram``: ``None`` (no FRAM fitted: GP26/GP27 read low, ``busio.I2C`` finds no
+    pull-ups), or a dict fitting the MB85RC256V of ``fram.mjs`` on I2C1: ``image``
+    (its 32 KB at reset; zeros if None), ``cut_after`` (a power cut once this many
+    data bytes of memory writes are stored), ``cut_in_address`` (``(transfer,
+    byte)``: a cut inside that memory write's address bytes), ``images`` (a list of
+    32 KB images, each loaded as a read starts at address 0).
     """
     reason = missing()
     if reason:
@@ -178,6 +207,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
             nvm_in = workdir / "nvm-in.bin"
             nvm_in.write_bytes(bytes(flash["nvm"])[:4096])  # one sector; CIRCUITPY follows
             job["flash"]["nvmIn"] = str(nvm_in)
+    if fram is not None:
+        job["fram"] = _fram_job(workdir, fram)
     job_path = workdir / "job.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
     result = Result(workdir=workdir)
@@ -211,6 +242,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
                 result.edges.append(msg)
             elif kind == "flash":
                 result.flash_ops.append(msg)
+            elif kind == "fram":
+                result.fram_ops.append(msg)
             elif kind == "irqoff":
                 result.irqoff.append(msg)
             elif kind == "t0":
@@ -239,6 +272,8 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
     result.frame = rgb565_to_rgb(raw, w, h)
     if flash is not None and (workdir / "nvm.bin").is_file():
         result.nvm = (workdir / "nvm.bin").read_bytes()
+    if fram is not None and (workdir / "fram.bin").is_file():
+        result.fram = (workdir / "fram.bin").read_bytes()
     if capture_frames:
         result.frames_path = workdir / "frames.bin"
     if result.t0 is None:
