@@ -51,6 +51,10 @@ def parse_args(argv):
     p.add_argument("--nvm", metavar="FILE",
                    help="model the serial flash (tools/picosim/flash.mjs): microcontroller.nvm"
                         " starts from FILE (erased if absent) and is written back to it")
+    p.add_argument("--fram", metavar="FILE",
+                   help="fit the record's I2C FRAM (tools/picosim/fram.mjs, an MB85RC256V on"
+                        " GP27/GP26): its 32 KB start from FILE (zeros if absent) and are written"
+                        " back to it; without --fram no FRAM is fitted (no pull-ups)")
     p.add_argument("--workdir", default=DEFAULT_DIR, help="build folder (default %(default)s)")
     p.add_argument("--quiet", action="store_true", help="do not echo the console")
     return p.parse_args(argv)
@@ -154,17 +158,21 @@ def main(argv=None):
     echo = None if args.quiet else (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
     print("picosim: CircuitPython 10.2.1 (Pico UF2) on rp2040js, %g s after code.py starts"
           % seconds, flush=True)
-    flash = None
+    flash = fram = None
     try:
+        if args.fram:
+            fram = {"image": Path(args.fram).read_bytes() if os.path.exists(args.fram) else None}
         if args.nvm:
             flash = {"nvm": Path(args.nvm).read_bytes() if os.path.exists(args.nvm) else None}
         if args.game and (flash is None or flash["nvm"] is None):
             flash = {"nvm": game_nvm(args.game)}  # the game chosen in the saved menu
         result = run(workdir / "run", seconds=seconds, events=events, settings=settings,
                      mpy=mpy, code=code, capture_frames=bool(args.frames or args.gif),
-                     on_console=echo, flash=flash)
+                     on_console=echo, flash=flash, fram=fram)
         if args.nvm and result.nvm is not None:
             Path(args.nvm).write_bytes(result.nvm)
+        if args.fram and result.fram is not None:
+            Path(args.fram).write_bytes(result.fram)
     except OSError as err:
         print("tools.picosim: %s" % err, file=sys.stderr)
         return 2
@@ -198,6 +206,13 @@ def main(argv=None):
               " %.2f ms emulated; written back to %s"
               % (erases, len(ops) - erases,
                  max([(s["end"] - s["start"]) / 1e6 for s in result.irqoff] or [0]), args.nvm))
+
+    if args.fram:
+        stats = result.done.get("fram") or {}
+        print("fram: %d data bytes written in %d writes, %d bytes read in %d reads; %d bytes"
+              " moved with interrupts off; written back to %s"
+              % (stats.get("stored", 0), stats.get("writes", 0), stats.get("read", 0),
+                 stats.get("reads", 0), stats.get("irqOffBytes", 0), args.fram))
 
     if args.screenshot:
         from PIL import Image

@@ -1,0 +1,44 @@
+"""code.py for the picosim's FRAM power-cut checks: load the record from many FRAM images in one boot.
+
+The FRAM model serves the next of its images each time a read starts at address 0
+(``fram.mjs``, ``images``); every :class:`hw.fram.FramStore` reads the record's two
+slots from address 0 as it is made, as at boot. So this builds the store
+``COUNT`` times on one ``busio.I2C`` (the firmware's pins and frequency, with
+``microcontroller.nvm`` as the fallback as ``hw.fram.open_store`` gives it), loads
+``hw.record.Record`` from each as the menu does, and prints one ``fcutload`` line
+per image: its index, the slot loaded (-1: none valid) and the record's menu and
+stats bytes in hex. ``tools.picosim.framcut`` writes ``COUNT`` in.
+"""
+
+import time
+
+COUNT = 1  # images to load (tools.picosim.framcut sets it)
+
+
+def main():
+    import gc
+
+    import board
+    import busio
+    import microcontroller
+
+    from hw import fram
+    from hw.menu import DEFAULTS
+    from hw.record import CRC, MENU, Record
+
+    time.sleep(0.3)  # the console must be open before anything is printed
+    i2c = busio.I2C(board.GP27, board.GP26, frequency=fram.FREQUENCY)
+    r = Record(DEFAULTS)
+    for k in range(COUNT):
+        store = fram.FramStore(i2c, microcontroller.nvm)
+        slot = r.load(store)
+        print("fcutload k=%d slot=%d image=%s" % (
+            k, slot, "".join("%02x" % b for b in r.buf[MENU:CRC])))
+        store = None
+        gc.collect()
+    print("fcutload done")
+    while True:
+        time.sleep(1)
+
+
+main()
