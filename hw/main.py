@@ -12,7 +12,8 @@ Implementation Notes
 (``settings.toml``: the settings of ``hw.profiles``, ``CSPEED_ATTRACT_S``, the
 idle seconds on the title before attract mode, 0 = never, and ``CSPEED_DIAG``, 1 =
 print heap and frame figures on the console, see ``hw.diag``); ``hw.profiles``,
-``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.testmode`` (key events
+``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.fram`` (the record's
+optional FRAM, forgotten when none is fitted), ``hw.testmode`` (key events
 injected over ``usb_cdc.data`` once a host turns the test mode on); ``hw.diag``
 only when ``CSPEED_DIAG`` is on.
 
@@ -59,9 +60,27 @@ def build(getenv=None, seed=None):
         buttons.port = port
         buttons.clock = ticks_ms
     app = App(display, buttons, port=port, seed=seed,
-              buzzer=buzzer, nvm=getattr(microcontroller, "nvm", None),
+              buzzer=buzzer, nvm=record_store(profile, board, getattr(microcontroller, "nvm", None)),
               attract_ms=max(0, attract_s) * 1000, warning=warning)
     return name, app
+
+
+def record_store(profile, board, nvm):
+    """Where the record lives: the profile's FRAM if one answers (``hw.fram``), else ``nvm``.
+
+    ``hw.fram`` is forgotten again when no FRAM is fitted, so its code takes no heap.
+    """
+    if profile.get("fram") is None:
+        return nvm
+    from hw import fram
+
+    store = fram.open_store(profile, board, nvm)
+    if store is None:
+        from hw.app import _forget
+
+        _forget("hw.fram")
+        return nvm
+    return store
 
 
 def fail(err, getenv=None, forever=True):

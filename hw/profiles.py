@@ -19,7 +19,8 @@ through one queue and are ordered by their timestamps only.
 Choosing a profile: ``CSPEED_PROFILE`` in ``settings.toml`` wins; otherwise the
 first profile listing ``board.board_id``; otherwise ``"builtin"`` if the board has
 ``board.DISPLAY``. Other settings: ``CSPEED_ROTATION`` (0/90/180/270),
-``CSPEED_PIEZO`` (a pin name or ``none``), ``CSPEED_KEY_PINS`` (17 comma-separated
+``CSPEED_PIEZO`` (a pin name or ``none``), ``CSPEED_FRAM`` (the optional record FRAM's
+SCL and SDA pins, ``GP27,GP26``, or ``none``), ``CSPEED_KEY_PINS`` (17 comma-separated
 pin names, pad A near 1-4, far 1-4, pad B likewise, START: direct buttons). ``os.getenv`` returns strings on
 CircuitPython 10.2 and later (and may return ints on older versions): everything is
 parsed here.
@@ -58,6 +59,10 @@ _PICO_BUTTONS = {
     ),
 }
 
+# The optional I2C FRAM that keeps the record safe from power cuts (hw.fram):
+# (SCL, SDA) on the Pico's I2C1.
+_PICO_FRAM = ("GP27", "GP26")
+
 _PICO_BOARDS = (
     "raspberry_pi_pico", "raspberry_pi_pico_w",
     "raspberry_pi_pico2", "raspberry_pi_pico2_w",
@@ -78,6 +83,7 @@ PROFILES = {
         "display": _with(_SPI_DISPLAY, driver="ili9341", width=320, height=240, rotation=0),
         "buttons": _PICO_BUTTONS,
         "piezo": "GP21",
+        "fram": _PICO_FRAM,
     },
     "pico_st7789_240": {
         "title": "Raspberry Pi Pico + 1.3/1.54in ST7789 240x240",
@@ -86,6 +92,7 @@ PROFILES = {
                          rowstart=80, colstart=0),
         "buttons": _PICO_BUTTONS,
         "piezo": "GP21",
+        "fram": _PICO_FRAM,
     },
     "pico_st7789_135": {
         "title": "Raspberry Pi Pico + 1.14in ST7789 240x135",
@@ -94,6 +101,7 @@ PROFILES = {
                          rowstart=40, colstart=53),
         "buttons": _PICO_BUTTONS,
         "piezo": "GP21",
+        "fram": _PICO_FRAM,
     },
     # Feather ESP32-S3 TFT: built-in 240x135 display, too few pins for 17 buttons, so
     # all buttons sit on one 3x6 key matrix (9 pins, diodes on each button).
@@ -167,6 +175,9 @@ def _profile_pins(profile):
             used.append((pin, "display " + part))
     if profile.get("piezo") is not None:
         used.append((profile["piezo"], "piezo"))
+    if profile.get("fram") is not None:
+        used.append((profile["fram"][0], "FRAM SCL"))
+        used.append((profile["fram"][1], "FRAM SDA"))
     return used
 
 
@@ -176,7 +187,7 @@ def check_pins(profile):
     for pin, use in _profile_pins(profile):
         if pin in seen:
             raise SettingError("pin %s is used twice: %s and %s (check CSPEED_KEY_PINS, "
-                               "CSPEED_PIEZO)" % (pin, seen[pin], use))
+                               "CSPEED_PIEZO, CSPEED_FRAM)" % (pin, seen[pin], use))
         seen[pin] = use
 
 
@@ -260,8 +271,23 @@ def choose(board_id, has_display, getenv):
     piezo = getenv("CSPEED_PIEZO")
     if piezo is not None:
         profile["piezo"] = parse_name(piezo)
+    fram = getenv("CSPEED_FRAM")
+    if fram is not None:
+        profile["fram"] = _fram_pins(fram)
     check_pins(profile)
     return name, profile
+
+
+def _fram_pins(value):
+    """``CSPEED_FRAM``: ``none``, or the SCL and SDA pin names, comma-separated."""
+    text = parse_name(value)
+    if text is None:
+        return None
+    names = tuple(p.strip() for p in text.split(","))
+    if len(names) != 2 or "" in names:
+        raise SettingError("CSPEED_FRAM=%s: must be none or two pin names, SCL,SDA (GP27,GP26)"
+                           % text)
+    return names
 
 
 def key_pins(profile):

@@ -1,18 +1,23 @@
-"""Menu choices and players' stats, kept in ``microcontroller.nvm`` so a power cut cannot corrupt them.
+"""Menu choices and players' stats, kept so that a power cut cannot corrupt them.
 
 One versioned record (:class:`Record`) holds the menu choices and the stats: games and
 matches won per seat, games and matches won and lost against each CPU level, win
 streaks, the fastest win per seat, ties won and lost per seat, and the reaction time
 (first legal press after the table changed) as a sum and a count per seat.
 
-The record is stored in a ring of slots (up to 32, 128 bytes apart, in nvm's 4 KB).
-Each slot carries a 16-bit sequence number and a CRC-32 of everything before it.
-:meth:`Record.load` takes the newest slot whose CRC holds (defaults if none does);
-:meth:`Record.save` writes the next slot after it while that slot is still erased,
-so the newest good copy is never touched. A save that is cut short leaves a slot
-whose CRC fails, and the older copy is loaded on the next boot. When the ring is
-full, the save starts it over: one write of the whole ring, the new record in slot
-0 and every other slot erased.
+Each copy (a *slot*) carries a 16-bit sequence number and a CRC-32 of everything
+before it; :meth:`Record.load` takes the newest slot whose CRC holds (defaults if
+none does), and a save never writes over the newest good copy, so a save cut short
+leaves a slot whose CRC fails and the older copy loads on the next boot. Two homes:
+
+* **an I2C FRAM** (:class:`ByteStore`, ``hw.fram``), when the kit has one: two
+  slots, a save writes the one that is not the newest. FRAM has no erase and writes
+  each byte as it arrives, so a cut at any moment leaves the old record or the new
+  one, never anything else.
+* **``microcontroller.nvm``** (the Pico's flash) otherwise: a ring of slots (up to
+  32, 128 bytes apart, in nvm's 4 KB); a save writes the next slot after the newest
+  while that slot is still erased. When the ring is full, the save starts it over:
+  one write of the whole ring, the new record in slot 0 and every other slot erased.
 
 Implementation Notes
 --------------------
@@ -29,7 +34,9 @@ close that window on this port: nvm is one sector that every non-blank write era
 whole, CircuitPython offers no other flash a program may write safely (CIRCUITPY is
 read-only to code while USB can write it, and a FAT write is not power-safe either),
 and RAM that survives a reset (``alarm.sleep_memory``) does not survive a power cut.
-The ring makes the window 32 times rarer; docs/HIL.md has its measured length.
+The ring makes the window 32 times rarer; docs/HIL.md has its measured length. An
+FRAM closes it: a kit with one keeps the record there (the flash's record moves over
+at the first save) and never erases anything.
 Saves happen only between games (the keypad is not scanned while interrupts are off).
 
 **Allocation:** the record is one preallocated ``bytearray`` (the slot image); counters
@@ -195,6 +202,40 @@ def _erased(data, off):
     return True
 
 
+def _best(data):
+    """The index of the newest slot of ``data`` whose CRC holds, or -1.
+
+    Newest first (the ring fills upwards): a CRC is computed only for a slot that
+    would be newer than the best found, so a boot checks about one.
+    """
+    best = -1
+    for index in range(_slots(data) - 1, -1, -1):
+        off = index * SPACING
+        if (_header_ok(data, off)
+                and (best < 0 or _newer(_seq(data, off), _seq(data, best * SPACING)))
+                and _slot_crc(data, off)):
+            best = index
+    return best
+
+
+class ByteStore:
+    """A store written in place, byte by byte, with no erase: an I2C FRAM (``hw.fram``).
+
+    It keeps two slots (0 and 1); a save writes the one that is not the newest. A
+    subclass sets ``data`` (a RAM copy of the two slots, ``NVM_BYTES`` long, what
+    :meth:`Record.load` reads) and ``fallback`` (the flash nvm whose record a new
+    store takes over, or None), and defines ``write(offset, buf)``, which writes
+    ``buf`` at ``offset`` of the medium and of ``data`` and raises ``OSError`` if the
+    medium did not take it.
+    """
+
+    data = b""
+    fallback = None
+
+    def write(self, offset, buf):
+        raise NotImplementedError
+
+
 class Record:
     """The record in RAM: one slot image, changed in place, written with :meth:`save`."""
 
@@ -233,45 +274,73 @@ class Record:
     def load(self, nvm):
         """Load the newest valid slot of ``nvm``; return its index, or -1 (defaults kept).
 
-        With no valid slot but the old (version 1) menu store at ``nvm[0]``, its
-        menu choices are taken (stats start at zero) and -1 is returned.
+        ``nvm`` is the flash (``microcontroller.nvm``) or a :class:`ByteStore` (an
+        FRAM): one with no valid slot takes the flash's record (its fallback) and
+        marks it dirty, so the next save moves it over. With no valid slot but the
+        old (version 1) menu store at ``nvm[0]``, its menu choices are taken (stats
+        start at zero) and -1 is returned.
         """
         self.clear()
         self.slot = -1
         if nvm is None:
             return -1
-        best = -1
-        # Newest first (the ring fills upwards): a CRC is computed only for a slot
-        # that would be newer than the best found, so a boot checks about one.
-        for index in range(_slots(nvm) - 1, -1, -1):
-            off = index * SPACING
-            if (_header_ok(nvm, off)
-                    and (best < 0 or _newer(_seq(nvm, off), _seq(nvm, best * SPACING)))
-                    and _slot_crc(nvm, off)):
-                best = index
-        if best >= 0:
-            off = best * SPACING
-            buf = self.buf
-            end = _slot_crc(nvm, off)
-            for i in range(end + 4):
-                buf[i] = nvm[off + i]
+        if isinstance(nvm, ByteStore):
+            best = _best(nvm.data)
+            if best >= 0:
+                self._take(nvm.data, best)
+            elif nvm.fallback is not None:  # a new FRAM: the flash's record, moved over
+                self.load(nvm.fallback)
+                self.dirty = self.dirty or self.slot >= 0
             self.slot = best
-            if end == OLD_CRC:  # written before MORE: its defaults, and the long slot next
-                buf[MORE:MORE + MORE_ITEMS] = self.more_defaults
-                _crc_at(buf, 0, CRC, True)
-                self.dirty = True
+            return best
+        best = _best(nvm)
+        if best >= 0:
+            self._take(nvm, best)
         elif len(nvm) > MENU_ITEMS and nvm[0] == _OLD_MAGIC:
             for i in range(MENU_ITEMS):
                 self.buf[MENU + i] = nvm[1 + i]
             self.dirty = True
         return best
 
-    def save(self, nvm):
-        """Write the record to the next erased slot (or start the ring over); return the slot or -1.
+    def _take(self, data, index):
+        """Copy the valid slot ``index`` of ``data`` into the record."""
+        off = index * SPACING
+        buf = self.buf
+        end = _slot_crc(data, off)
+        for i in range(end + 4):
+            buf[i] = data[off + i]
+        self.slot = index
+        if end == OLD_CRC:  # written before MORE: its defaults, and the long slot next
+            buf[MORE:MORE + MORE_ITEMS] = self.more_defaults
+            _crc_at(buf, 0, CRC, True)
+            self.dirty = True
 
-        Nothing is written if nothing changed since the last load or save.
+    def _stamp(self):
+        """The next sequence number and the CRC, before a write."""
+        self._put16(_SEQ, (self._get16(_SEQ) + 1) & 0xFFFF)
+        _crc_at(self.buf, 0, CRC, True)
+
+    def save(self, nvm):
+        """Write the record (see the module notes); return the slot written or -1.
+
+        Nothing is written if nothing changed since the last load or save. On a
+        :class:`ByteStore`, the slot that is not the newest is written; an
+        ``OSError`` there (a loose wire) is printed and the record stays dirty, so
+        the next save tries again.
         """
-        if nvm is None or len(nvm) < NVM_BYTES or not self.dirty:
+        if nvm is None or not self.dirty:
+            return -1
+        if isinstance(nvm, ByteStore):
+            target = 1 if self.slot == 0 else 0
+            self._stamp()
+            try:
+                nvm.write(target * SPACING, self.buf)
+            except OSError as err:
+                print("record: not saved, FRAM write failed (%s); trying again at the next save"
+                      % err)
+                return -1
+            return self._saved(target)
+        if len(nvm) < NVM_BYTES:
             return -1
         count = _slots(nvm)
         target = self.slot + 1
@@ -279,16 +348,16 @@ class Record:
             target = 0
             while target < count and not _erased(nvm, target * SPACING):
                 target += 1
-        buf = self.buf
-        seq = (self._get16(_SEQ) + 1) & 0xFFFF
-        self._put16(_SEQ, seq)
-        _crc_at(buf, 0, CRC, True)
+        self._stamp()
         if target < count and _erased(nvm, target * SPACING):
             off = target * SPACING
-            nvm[off:off + SLOT] = buf  # programs erased bytes only
+            nvm[off:off + SLOT] = self.buf  # programs erased bytes only
         else:
             target = 0
             self._start_over(nvm, count)
+        return self._saved(target)
+
+    def _saved(self, target):
         self.slot = target
         self.dirty = False
         self.saves += 1

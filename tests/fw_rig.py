@@ -8,6 +8,7 @@ as a board does and stamps each event with its scan's time. A ``Tracer`` chained
 device's engine decided, to compare with a replay of the log it streamed.
 """
 
+import sys
 import displayio
 
 from tools import cpstubs
@@ -55,8 +56,10 @@ class Rig:
     """The firmware on a desktop, one loop at a time."""
 
     def __init__(self, start=1000, settings=None, builtin=None, board_id="raspberry_pi_pico",
-                 seed=12345, data_port=True, held=()):
+                 seed=12345, data_port=True, held=(), fram=None):
         cpstubs.reset()
+        if fram is not None:  # the record's FRAM on the Pico's I2C1 (hw.fram)
+            sys.modules["busio"].attach("GP27", "GP26", fram)
         keypad.held_at_start.update(held)  # keys held down at power-on
         usb_cdc.reset(data=data_port)  # False: booted without it (ESP32-S2/S3)
         displayio.release_displays()

@@ -14,7 +14,8 @@ the firmware runs unchanged on CPython with real displayio drawing:
 * ``usb_hid``, ``usb_midi`` -- ``disable``/``enable`` recorded (for ``boot.py``);
 * ``microcontroller`` -- ``Pin``, ``nvm`` (fixed size, erased 0xFF, no resizing), ``cpu``;
 * ``board``       -- pin names, ``board_id``, and an injectable ``DISPLAY``;
-* ``busio``, ``pwmio`` -- inert ``SPI`` / ``PWMOut`` that record what they were told;
+* ``busio``, ``pwmio`` -- inert ``SPI`` / ``PWMOut`` that record what they were told,
+  and an ``I2C`` that reaches the device models attached to its pins (an FRAM);
 * ``fourwire``    -- a ``FourWire`` display bus that sends nowhere (a subclass of
   Blinka's, so Blinka's ``busdisplay`` and ``adafruit_ili9341``/``adafruit_st7789``
   accept it).
@@ -56,8 +57,8 @@ def install(board_id="raspberry_pi_pico"):
 
 def reset():
     """Return every stand-in to its start-up state (between tests)."""
-    from tools.cpstubs import board, keypad, microcontroller, supervisor, usb_cdc, usb_hid
-    from tools.cpstubs import usb_midi
+    from tools.cpstubs import board, busio, keypad, microcontroller, supervisor, usb_cdc
+    from tools.cpstubs import usb_hid, usb_midi
 
     supervisor.set_ticks(0)
     supervisor.set_hook(None)
@@ -67,4 +68,5 @@ def reset():
     usb_hid.reset()
     usb_midi.reset()
     microcontroller.nvm.erase()
+    busio.detach_all()
     board.configure("raspberry_pi_pico")

@@ -1,0 +1,129 @@
+"""The record's home on an optional I2C FRAM, where no power cut can corrupt it.
+
+A Pico's ``microcontroller.nvm`` is one flash sector that must be erased whole now
+and then, and a cut during that erase loses the record (``hw.record``). An FRAM has
+no erase: each byte is written as it arrives over I2C, so a save cut at any moment
+leaves the slot it was writing half done (its CRC fails) and the other slot whole.
+
+:func:`open_store` is called once at boot: it opens the I2C bus on the profile's
+``"fram"`` pins and checks the chip's device ID; it returns a :class:`FramStore`,
+or None (and prints why) when no FRAM is fitted, so the record stays in nvm.
+
+Implementation Notes
+--------------------
+
+**Hardware:** Fujitsu MB85RC256V 32 KB I2C FRAM (Adafruit product 1895, which has
+its own SDA/SCL pull-ups), address 0x50, on the Pico's I2C1: SCL GP27, SDA GP26.
+Identified by the MB85RC device-ID read (address 0x7C, the memory's address shifted
+left as the one byte written, three bytes back: manufacturer 0x00A, Fujitsu).
+
+**Protocol:** a read is a write of the 2-byte big-endian memory address then a
+repeated-start read; a write is one transaction, the address then the data. The
+record uses bytes 0-225 (two slots, 128 bytes apart).
+
+**Checks:** every slot write is read back and compared, so a chip that is not an
+FRAM (an EEPROM needs milliseconds per page and wraps at page ends) or a loose wire
+shows as ``OSError``, never as a record believed saved. With no pull-ups on the
+pins (nothing fitted) ``busio.I2C`` itself raises ``RuntimeError``.
+
+**Allocation:** buffers are made once here; a save is two bus transactions and a
+compare between games, never during play.
+
+**Software and Dependencies:** ``busio`` (CircuitPython); ``hw.record``.
+"""
+
+from hw.record import NVM_BYTES, SLOT, ByteStore
+
+ADDRESS = 0x50
+ID_ADDRESS = 0x7C  # the MB85RC's reserved device-ID address
+FUJITSU = 0x00A
+FREQUENCY = 400000
+
+
+class FramStore(ByteStore):
+    """Two record slots on an MB85RC FRAM at ``address`` of ``i2c`` (a ``busio.I2C``).
+
+    Raises ``OSError`` if no FRAM answers there. ``fallback`` is the flash nvm whose
+    record a new FRAM takes over.
+    """
+
+    def __init__(self, i2c, fallback=None, address=ADDRESS):
+        self.i2c = i2c
+        self.address = address
+        self.fallback = fallback
+        self._where = bytearray(2)
+        self._out = bytearray(2 + SLOT)
+        self._back = bytearray(SLOT)
+        ident = bytearray(3)
+        self._where[0] = address << 1
+        self._transfer(ID_ADDRESS, self._where, 1, ident)
+        maker = (ident[0] << 4) | (ident[1] >> 4)
+        if maker != FUJITSU:
+            raise OSError("device ID %02x %02x %02x is not a Fujitsu MB85RC FRAM"
+                          % (ident[0], ident[1], ident[2]))
+        self.data = bytearray(NVM_BYTES)
+        self._read(0, self.data)
+
+    def _transfer(self, address, out, out_end, into):
+        i2c = self.i2c
+        while not i2c.try_lock():
+            pass
+        try:
+            i2c.writeto_then_readfrom(address, out, into, out_end=out_end)
+        finally:
+            i2c.unlock()
+
+    def _read(self, offset, into):
+        where = self._where
+        where[0] = offset >> 8
+        where[1] = offset & 0xFF
+        self._transfer(self.address, where, 2, into)
+
+    def write(self, offset, buf):
+        """Write ``buf`` (at most one slot) at ``offset``, read it back; ``OSError`` if it differs."""
+        n = len(buf)
+        out = self._out
+        out[0] = offset >> 8
+        out[1] = offset & 0xFF
+        for i in range(n):
+            out[2 + i] = buf[i]
+        i2c = self.i2c
+        while not i2c.try_lock():
+            pass
+        try:
+            i2c.writeto(self.address, out, end=2 + n)
+        finally:
+            i2c.unlock()
+        back = self._back
+        self._read(offset, back)
+        data = self.data
+        for i in range(n):
+            if back[i] != buf[i]:
+                raise OSError("FRAM read back 0x%02x at byte %d, not 0x%02x"
+                              % (back[i], offset + i, buf[i]))
+            data[offset + i] = buf[i]
+
+
+def open_store(profile, board, fallback):
+    """The profile's FRAM as a :class:`FramStore`, or None (printed why) if there is none."""
+    pins = profile.get("fram")
+    if pins is None:
+        return None
+    import busio
+
+    scl, sda = pins
+    where = "SCL %s, SDA %s" % (scl, sda)
+    try:
+        i2c = busio.I2C(getattr(board, scl), getattr(board, sda), frequency=FREQUENCY)
+    except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
+        print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
+        return None
+    try:
+        store = FramStore(i2c, fallback)
+    except OSError as err:  # pull-ups but no FRAM answering
+        i2c.deinit()
+        print("record: in the Pico's flash (no FRAM at 0x%02x on %s: %s)"
+              % (ADDRESS, where, err))
+        return None
+    print("record: on the FRAM (%s)" % where)
+    return store

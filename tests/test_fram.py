@@ -1,0 +1,243 @@
+"""hw.fram: the record on an I2C FRAM, power cuts after every byte, and falling back to flash.
+
+The FRAM is ``tools.emulate.fram.FileFRAM`` on the ``busio.I2C`` stand-in, which
+behaves as CircuitPython 10.2.1's on an RP2040 (no pull-ups: ``RuntimeError``; an
+address that does not answer: ``OSError``). Each cut "reboots": a new store and
+record on the bytes the cut left, and the real firmware's ``App`` on them.
+"""
+
+import random
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fw_rig import Rig
+from hw import record as rec
+from hw.app import TITLE, App
+from hw.main import record_store
+from hw.menu import DEFAULTS
+from hw.profiles import PROFILES, SettingError, choose
+from test_record import defaults_image, image, played
+from tools.cpstubs import board
+from tools.emulate.fram import FileFRAM
+from tools.emulate.nvm import FileNVM, PowerCut
+
+busio = sys.modules["busio"]
+PROFILE = PROFILES["pico_ili9341"]
+
+
+@pytest.fixture(autouse=True)
+def no_devices():
+    busio.detach_all()
+    yield
+    busio.detach_all()
+
+
+def fitted(chip, nvm=None):
+    """The store the firmware opens at boot with ``chip`` on GP27/GP26."""
+    busio.detach_all()
+    busio.attach("GP27", "GP26", chip)
+    store = record_store(PROFILE, board, nvm if nvm is not None else FileNVM(None))
+    assert isinstance(store, rec.ByteStore)
+    return store
+
+
+def loaded(store):
+    r = rec.Record(DEFAULTS)
+    return r.load(store), image(r)
+
+
+def prepared(rnd, saves, nvm=None):
+    """A FRAM after ``saves`` saves, and the record."""
+    chip = FileFRAM()
+    store = fitted(chip, nvm)
+    r = rec.Record(DEFAULTS)
+    r.load(store)
+    for _ in range(saves):
+        played(r, rnd, 3)
+        assert r.save(store) >= 0
+    return chip, r
+
+
+def firmware_starts(chip):
+    """The real firmware boots with this FRAM to the title, with valid menu values."""
+    rig = firmware_starts.rig = getattr(firmware_starts, "rig", None) or Rig()
+    store = fitted(FileFRAM())
+    store.data[:] = chip.data[:rec.NVM_BYTES]
+    app = App(rig.app.display, rig.app.buttons, nvm=store, levels=("a", "b", "c"))
+    assert app.mode == TITLE
+    for item, value in enumerate(app.menu.values):
+        assert value < len(app.menu.choices[item])
+    return image(app.menu.record)
+
+
+def test_saves_alternate_between_two_slots_and_never_touch_the_newest():
+    chip = FileFRAM()
+    store = fitted(chip)
+    r = rec.Record(DEFAULTS)
+    assert r.load(store) == -1
+    slots = []
+    for n in range(5):
+        r.game_won(n % 2, 9000)
+        before = bytes(chip.data[r.slot * rec.SPACING:r.slot * rec.SPACING + rec.SLOT])
+        newest = r.slot
+        slots.append(r.save(store))
+        if newest >= 0:  # the slot that was the newest is untouched
+            off = newest * rec.SPACING
+            assert bytes(chip.data[off:off + rec.SLOT]) == before
+        again = rec.Record(DEFAULTS)
+        assert again.load(fitted(chip)) == slots[-1]
+        assert image(again) == image(r)
+    assert slots == [0, 1, 0, 1, 0]
+    assert chip.data[2 * rec.SPACING:] == bytes(len(chip.data) - 2 * rec.SPACING)  # nothing else
+
+
+@pytest.mark.parametrize("saves", [0, 1, 2, 3])
+def test_power_cut_after_every_byte(saves):
+    rnd = random.Random(saves)
+    chip, r = prepared(rnd, saves)
+    old = loaded(fitted(chip))[1]
+    played(r, rnd, 4)
+    new = image(r)
+    assert new != old
+    for n in range(rec.SLOT + 1):
+        copy = FileFRAM(cut_after=n)
+        copy.data[:] = chip.data
+        attempt = rec.Record(DEFAULTS)
+        attempt.load(fitted(copy))
+        attempt.buf[:] = r.buf
+        attempt.dirty = True
+        try:
+            assert attempt.save(fitted(copy)) >= 0
+            assert n == rec.SLOT  # the last point lets the whole slot through
+        except PowerCut:
+            assert n < rec.SLOT
+        copy.cut_after = -1
+        got = loaded(fitted(copy))[1]
+        assert got == (new if n == rec.SLOT else old), "cut after %d bytes" % n
+        assert firmware_starts(copy) == got
+
+
+def test_a_new_fram_takes_over_the_flash_record_and_flash_is_never_written_again():
+    rnd = random.Random(7)
+    nvm = FileNVM(None, mode="rp2040")
+    r = rec.Record(DEFAULTS)
+    r.load(nvm)
+    for _ in range(3):
+        played(r, rnd, 3)
+        r.save(nvm)
+    in_flash = image(r)
+    flash = bytes(nvm._data)
+    chip = FileFRAM()
+    store = fitted(chip, nvm)
+    moved = rec.Record(DEFAULTS)
+    assert moved.load(store) == -1 and moved.dirty  # nothing on the FRAM yet
+    assert image(moved) == in_flash
+    assert moved.save(store) == 0
+    played(moved, rnd, 3)
+    assert moved.save(store) == 1
+    assert bytes(nvm._data) == flash  # the flash stays as it was: no erase, no program
+    assert loaded(fitted(chip, nvm))[1] == image(moved)
+
+
+def test_no_fram_fitted_keeps_the_record_in_flash(capsys):
+    nvm = FileNVM(None)
+    assert record_store(PROFILE, board, nvm) is nvm  # no pull-ups on GP27/GP26
+    assert "no FRAM on SCL GP27, SDA GP26" in capsys.readouterr().out
+    assert "hw.fram" not in sys.modules  # its code is dropped again
+
+
+class NotFram:
+    """Something else on the bus at 0x50 (an EEPROM): no MB85RC device ID."""
+
+    addresses = (0x50,)
+
+    def i2c_write(self, address, data, stop):
+        pass
+
+    def i2c_read(self, address, n):
+        return bytes(n)
+
+
+def test_another_chip_at_0x50_is_not_used(capsys):
+    busio.attach("GP27", "GP26", NotFram())
+    nvm = FileNVM(None)
+    assert record_store(PROFILE, board, nvm) is nvm
+    assert "no FRAM at 0x50" in capsys.readouterr().out
+
+
+class Flaky(FileFRAM):
+    """An FRAM on a loose wire: reads back one byte wrong while ``bad``."""
+
+    bad = False
+
+    def i2c_read(self, address, n):
+        data = bytearray(super().i2c_read(address, n))
+        if self.bad and address == 0x50 and n:
+            data[-1] ^= 0x01
+        return bytes(data)
+
+
+def test_a_write_that_does_not_read_back_is_not_taken_as_saved(capsys):
+    chip = Flaky()
+    store = fitted(chip)
+    r = rec.Record(DEFAULTS)
+    r.load(store)
+    r.game_won(0, 8000)
+    assert r.save(store) == 0
+    chip.bad = True
+    r.game_won(0, 8000)
+    assert r.save(store) == -1
+    assert "FRAM write failed" in capsys.readouterr().out
+    assert r.dirty  # tried again at the next save
+    chip.bad = False
+    assert r.save(store) == 1
+    assert loaded(fitted(chip))[1] == image(r)
+
+
+def test_the_fram_setting():
+    env = {"CSPEED_FRAM": "none"}
+    assert choose("raspberry_pi_pico", False, env.get)[1].get("fram") is None
+    env = {"CSPEED_FRAM": "GP5,GP4", "CSPEED_KEY_PINS": None}
+    with pytest.raises(SettingError, match="pin GP5 is used twice"):
+        choose("raspberry_pi_pico", False, env.get)
+    with pytest.raises(SettingError, match="CSPEED_FRAM=GP27: must be none or two pin names"):
+        choose("raspberry_pi_pico", False, {"CSPEED_FRAM": "GP27"}.get)
+    assert choose("raspberry_pi_pico", False, {}.get)[1]["fram"] == ("GP27", "GP26")
+
+
+def test_the_firmware_keeps_its_stats_on_the_fram():
+    chip = FileFRAM()
+    rig = Rig(fram=chip)
+    assert isinstance(rig.app.nvm, sys.modules["hw.fram"].FramStore)  # (re-imported at boot)
+    rig.app.menu.record.game_won(0, 12000)
+    rig.app.menu.save(rig.app.nvm)
+    again = Rig(fram=chip)
+    assert again.app.menu.record.games(0) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=rec.NVM_BYTES, max_size=rec.NVM_BYTES))
+def test_any_fram_content_boots_to_defaults(data):
+    chip = FileFRAM()
+    chip.data[:rec.NVM_BYTES] = data
+    slot, got = loaded(fitted(chip))
+    assert slot == -1
+    assert got[rec.STATS - rec.MENU:] == defaults_image()[rec.STATS - rec.MENU:]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 4),
+       st.lists(st.tuples(st.integers(0, rec.NVM_BYTES - 1), st.integers(0, 255)), max_size=6))
+def test_damaged_fram_boots_to_defaults_or_a_valid_record(saves, damage):
+    chip, r = prepared(random.Random(saves), saves)
+    for pos, value in damage:
+        chip.data[pos] = value
+    again = rec.Record(DEFAULTS)
+    slot = again.load(fitted(chip))
+    if slot >= 0:
+        off = slot * rec.SPACING
+        assert bytes(chip.data[off:off + rec.SLOT]) == bytes(again.buf)
+    else:
+        assert image(again)[rec.STATS - rec.MENU:] == defaults_image()[rec.STATS - rec.MENU:]
