@@ -3,7 +3,7 @@
 #   make play   - desktop emulator        make bench - engine benchmark
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
 #   make hil                                     tests/hil scenarios on both emulators, logs compared
-#   make powercut                                power cut at every flash step of a record save (emulated Pico)
+#   make powercut                                power cut at every flash step / FRAM byte of a record save (emulated Pico)
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
@@ -92,10 +92,13 @@ picosim: venv node_modules
 # A power cut at every erase/program step (whole and half done) of a record save on
 # the emulated Pico, the firmware booted on what each cut left (36 cut points, 40-odd
 # minutes of wall time); make test tries 3 (tools/picosim/powercut.py, SHORT).
-# TIMING=max uses the flash's datasheet maximum busy times.
+# TIMING=max uses the flash's datasheet maximum busy times. Then the same for the
+# record's optional I2C FRAM: a cut after every data byte of the slot write and in its
+# address bytes, three scenarios (tools/picosim/framcut.py; make test tries a few).
 TIMING ?= typ
 powercut: venv node_modules
 	$(PY) -m tools.picosim.powercut --all --timing $(TIMING)
+	$(PY) -m tools.picosim.framcut --all
 
 # Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
 # match logs must agree with each other and with the scenario's .expected trace.
