@@ -43,10 +43,14 @@
 // pico-sdk's i2c_set_baudrate), so 400 kHz gives 22.5 us a byte.
 // rp2040js sets TX_EMPTY when a command leaves the TX FIFO but not after a NACK flushed
 // it, where the DesignWare block does (the FIFO is empty): pico-sdk's write loop waits
-// for TX_EMPTY before it reads the abort reason, so without it a NACK'd address would
-// only end at the 1 s bus timeout. This model sets it after a NACK.
-// A byte's completion also samples PRIMASK: stats.irqOffBytes counts the bytes that
-// moved with interrupts off (CircuitPython's I2C runs with them on).
+// for TX_EMPTY before it reads the abort reason, so without it a NACK'd address ended
+// at the 1 s bus timeout (OSError ETIMEDOUT, 116, where the chip gives ENODEV, 19).
+// This model sets it after a NACK.
+// Interrupts: pico.mjs reports every change of PRIMASK (irqOff); each transfer
+// printed carries irqOffNs, the longest stretch with interrupts off while it was on
+// the bus, and irqOffCount, how many such stretches (CircuitPython's I2C runs with
+// them on: only its brief critical sections can show); stats.irqOffBytes counts the
+// bytes that ended with PRIMASK set, stats.irqOffStretches all stretches of the run.
 // CircuitPython's busio.I2C constructor checks for pull-ups (pins pulled down for
 // 10 us, released, read 3 us later): rp2040js has no pull model, so with the FRAM
 // fitted the host holds GP26/GP27's inputs high (the breakout's 10k pull-ups) and
@@ -71,7 +75,7 @@ export function installFram(mcu, opts, out, onCut) {
   for (const pin of opts.pins || [26, 27]) mcu.gpio[pin].setInputValue(true); // pull-ups
 
   const stats = { stored: 0, read: 0, writes: 0, reads: 0, nacks: 0, irqOffBytes: 0,
-    bytes: 0 };
+    bytes: 0, irqOffStretches: 0 }; // irqOffStretches: all of the run, bus or not
   let device = -1; // address being talked to (-1: none)
   let reading = false;
   let index = 0; // bytes written in this write transfer after the chip address
@@ -103,9 +107,25 @@ export function installFram(mcu, opts, out, onCut) {
     onCut(why);
   }
 
+  let offAt = -1; // interrupts off since (ns), -1: on
+  function offStretch(now) { // the part of the current interrupts-off stretch in txn
+    if (offAt < 0 || !txn) return;
+    txn.irqOffNs = Math.max(txn.irqOffNs, now - Math.max(offAt, txn.start));
+  }
+  function irqOff(off) {
+    const now = mcu.clock.nanos;
+    if (off && offAt < 0) {
+      offAt = now;
+      stats.irqOffStretches += 1;
+      if (txn) txn.irqOffCount += 1;
+    }
+    else if (!off && offAt >= 0) { offStretch(now); offAt = -1; }
+  }
+
   function closeTxn() {
     if (!txn) return;
     txn.end = mcu.clock.nanos;
+    offStretch(txn.end);
     if (txn.op === 'write' && txn.len === 0) txn.op = 'address';
     else if (txn.op === 'write') stats.writes += 1;
     out({ type: 'fram', ...txn });
@@ -165,10 +185,12 @@ export function installFram(mcu, opts, out, onCut) {
           out({ type: 'fram', image: served, t: mcu.clock.nanos });
         }
         stats.reads += 1;
-        txn = { op: 'read', addr: pointer, len: 0, start: busStart };
+        txn = { op: 'read', addr: pointer, len: 0, start: busStart, irqOffNs: 0,
+          irqOffCount: offAt >= 0 ? 1 : 0 };
       } else {
         if (cutAddr(0)) return;
-        txn = { op: 'write', n: transfers, addr: -1, len: 0, start: busStart };
+        txn = { op: 'write', n: transfers, addr: -1, len: 0, start: busStart, irqOffNs: 0,
+          irqOffCount: offAt >= 0 ? 1 : 0 };
         transfers += 1;
       }
     }
@@ -218,6 +240,7 @@ export function installFram(mcu, opts, out, onCut) {
 
   return {
     stats,
+    irqOff,
     memory: mem,
     write(file) { fs.writeFileSync(file, mem); },
   };

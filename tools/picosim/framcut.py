@@ -42,6 +42,7 @@ SAVE_CODE = HERE / "fram_save_code.py"
 LOAD_CODE = HERE / "fram_load_code.py"
 CHECK_CODE = HERE / "nvm_check_code.py"
 MPY = ("lib", "project")
+IRQ_OFF_NS = 100e3  # a save with interrupts off longer than this stalls like flash does
 FRAM_SIZE = 32768
 SCENARIOS = {"a": 3, "b": 4, "moved": 0}  # FRAM saves before the one cut (moved: nvm's 3)
 NVM_SAVES = 3  # the flash record of "moved"
@@ -208,7 +209,9 @@ def whole_save(workdir, case):
             "save_ns": back[0]["end"] - write["start"], "ms": int(saved["ms"]),
             "irq_off_bytes": result.done["fram"]["irqOffBytes"],
             "bytes": result.done["fram"]["bytes"], "nvm_ops": len(nvm_ops),
-            "longest_irq_off_ns": max([s["end"] - s["start"] for s in result.irqoff] or [0])}
+            "irq_off_stretches": result.done["fram"]["irqOffStretches"],
+            "irq_off_in_save": write.get("irqOffCount", 0) + back[0].get("irqOffCount", 0),
+            "irq_off_ns": max(write.get("irqOffNs", 0), back[0].get("irqOffNs", 0))}
 
 
 def cut_run(workdir, case, point, transfer):
@@ -278,14 +281,16 @@ def sweep(workdir, names=None, every=False, cuts=None, loads=None, boots=None, s
         case = Case(name)
         whole = whole_save(workdir / name, case)
         say("%s save: slot %d (%d bytes at %d): I2C write %.3f ms, write + read-back %.3f ms "
-            "emulated (400 kHz); save() %d ms on CircuitPython's clock; %d of %d bus bytes with "
-            "interrupts off; %d nvm erase/program steps"
+            "emulated (400 kHz); save() %d ms on CircuitPython's clock; interrupts off at most "
+            "%.1f us at a time during the write and read-back (%d of the run's %d stretches "
+            "with them off; %d of %d bus bytes ended with them off); %d nvm erase/program steps"
             % (name, case.slot, case.length, case.offset, whole["write_ns"] / 1e6,
-               whole["save_ns"] / 1e6, whole["ms"], whole["irq_off_bytes"], whole["bytes"],
-               whole["nvm_ops"]))
-        if whole["irq_off_bytes"] or whole["nvm_ops"]:
-            raise CutError("%s save: interrupts off during the I2C transfer or flash touched"
-                           % name)
+               whole["save_ns"] / 1e6, whole["ms"], whole["irq_off_ns"] / 1e3,
+               whole["irq_off_in_save"], whole["irq_off_stretches"], whole["irq_off_bytes"],
+               whole["bytes"], whole["nvm_ops"]))
+        if whole["irq_off_ns"] > IRQ_OFF_NS or whole["nvm_ops"]:
+            raise CutError("%s save: interrupts off %.1f us during the I2C transfer, or the "
+                           "flash touched" % (name, whole["irq_off_ns"] / 1e3))
         for scenario, point in cuts:
             if scenario != name:
                 continue

@@ -67,7 +67,8 @@ mcu.core.PC = FLASH_BASE;
 
 // Optional serial-flash model (flash.mjs): nvm writes become real; power cuts.
 // With it, every stretch with interrupts off (PRIMASK set) during which an nvm
-// erase or program happened is reported: {"type":"irqoff","start","end","ops"}.
+// erase or program happened is reported: {"type":"irqoff","start","end","ops"}
+// (and the FRAM model is told of every change: its transfers' irqOffNs).
 let flashStats = null;
 let cutReason = null;
 if (job.flash) {
@@ -80,13 +81,15 @@ if (job.flash) {
 const fram = job.fram ? installFram(mcu, job.fram, out, (why) => { cutReason = `power cut ${why}`; })
   : null;
 let irqOffSince = -1, irqOffOps = 0;
+const watching = flashStats !== null || fram !== null; // PRIMASK changes matter to a model
 function watchPrimask() {
   const pm = mcu.core.PM;
+  if (fram) fram.irqOff(!!pm);
   if (pm && irqOffSince < 0) {
     irqOffSince = mcu.clock.nanos;
-    irqOffOps = flashStats.steps;
+    irqOffOps = flashStats ? flashStats.steps : 0;
   } else if (!pm && irqOffSince >= 0) {
-    if (flashStats.steps !== irqOffOps) {
+    if (flashStats && flashStats.steps !== irqOffOps) {
       out({ type: 'irqoff', start: irqOffSince, end: mcu.clock.nanos, ops: flashStats.steps - irqOffOps });
     }
     irqOffSince = -1;
@@ -361,7 +364,7 @@ function slice() {
       clock.tick(n);
     } else {
       clock.tick(core.executeInstruction() * CYCLE_NS);
-      if (flashStats !== null && core.PM !== (irqOffSince >= 0)) watchPrimask();
+      if (watching && core.PM !== (irqOffSince >= 0)) watchPrimask();
     }
   }
   if (clock.nanos >= stop) return finish('time');
