@@ -115,6 +115,8 @@ def test_every_ground_wire_goes_to_a_pico_ground_pin():
 
 
 def test_wire_count_adds_up():
+    from hw.profiles import PROFILES, REFERENCE
+
     rows = wiring.rows()
     wires = [r for r in rows if r[2] != "-"]
     counts = dict(wiring.wire_counts())
