@@ -16,7 +16,7 @@ from fw_rig import Rig
 from hw import record as rec
 from hw.app import TITLE, App
 from hw.main import record_store
-from hw.menu import DEFAULTS
+from hw.menu import DEFAULTS, Menu
 from hw.profiles import PROFILES, SettingError, choose
 from test_record import defaults_image, image, played
 from tools.cpstubs import board
@@ -241,3 +241,27 @@ def test_damaged_fram_boots_to_defaults_or_a_valid_record(saves, damage):
         assert bytes(chip.data[off:off + rec.SLOT]) == bytes(again.buf)
     else:
         assert image(again)[rec.STATS - rec.MENU:] == defaults_image()[rec.STATS - rec.MENU:]
+
+
+def test_the_emulator_keeps_the_record_in_its_fram_file(tmp_path):
+    """``tools.emulate --fram FILE``: a menu change saved at the match start lands in FILE."""
+    from tools.emulate import script
+    from tools.emulate.main import Emulator
+
+    path = tmp_path / "fram.bin"
+    runs = []
+    defaults = None
+    for keys in ("300 tap START\n600 tap r\n1100 tap START\n", ""):
+        emu = Emulator(virtual=True, seed=3, until_ms=1500, fram_path=str(path))
+        emu.add_script(script.parse(keys))
+        try:
+            app = emu.run()
+        finally:
+            emu.close()
+        assert isinstance(app.nvm, rec.ByteStore)
+        runs.append(bytes(app.menu.values))
+        defaults = bytes(Menu(levels=app.menu.levels).values)
+    data = path.read_bytes()
+    assert len(data) == 32768 and data[0:3] == b"CS\x02"  # slot 0, written once
+    assert runs[0] != defaults  # pad A's "+" changed the first item
+    assert runs[1] == runs[0]  # the next boot loaded it from the FRAM

@@ -106,8 +106,8 @@ def test_wiring_table_matches_the_firmware_pins():
 def test_every_ground_wire_goes_to_a_pico_ground_pin():
     rows = wiring.rows()
     grounds = [int(r[3]) for r in rows if r[2] == "GND"]
-    # display, pad A bus, pad B bus, START, piezo: one wire each, on real GND pins
-    assert len(grounds) == 5
+    # display, pad A bus, pad B bus, START, piezo, FRAM: one wire each, on real GND pins
+    assert len(grounds) == 6
     assert set(grounds) <= set(wiring.PICO_GROUNDS)
     for pad in "AB":  # each pad's ground wire sits beside that pad's own pins
         pins = [int(r[3]) for r in rows if r[0].startswith("Pad " + pad)]
@@ -115,13 +115,17 @@ def test_every_ground_wire_goes_to_a_pico_ground_pin():
 
 
 def test_wire_count_adds_up():
+    from hw.profiles import PROFILES, REFERENCE
+
     rows = wiring.rows()
     wires = [r for r in rows if r[2] != "-"]
     counts = dict(wiring.wire_counts())
-    assert sum(counts.values()) == len(wires) == 30
-    assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2}
-    assert "Wires to the Pico: 30" in wiring.summary()
-    assert "32 pieces of wire" in wiring.summary()
+    assert sum(counts.values()) == len(wires) == 34
+    assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2, "FRAM": 4}
+    assert "Wires to the Pico: 34" in wiring.summary()
+    assert "36 pieces of wire" in wiring.summary()
+    fram = {r[1]: r[2] for r in rows if r[0].startswith("FRAM")}  # the pins hw.fram opens
+    assert (fram["SCL"], fram["SDA"]) == PROFILES[REFERENCE]["fram"]
 
 
 def test_wiring_table_heading_names_the_board():

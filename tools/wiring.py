@@ -40,7 +40,7 @@ PICO_OTHER = {30: "RUN", 35: "ADC_VREF", 37: "3V3_EN", 39: "VSYS", 40: "VBUS"}
 
 # The ground pin each part's ground wire goes to: beside the part's signal pins, so
 # the diagram needs no crossing (pad A uses pins 1-10, pad B 11-20).
-GROUND_PIN = {"Pad A": 3, "Pad B": 18, "START": 33, "Piezo": 28}
+GROUND_PIN = {"Pad A": 3, "Pad B": 18, "START": 33, "Piezo": 28, "FRAM": 33}
 
 DISPLAY_PINS = (  # (module pin, profile key or a fixed connection, note)
     ("VCC", "3V3(OUT)", "3.3 V supply"),
@@ -120,13 +120,23 @@ def rows(profile_name=REFERENCE):
         out.append(("Piezo buzzer (passive)", "+", profile["piezo"],
                     _pin_number(profile["piezo"], pico), "optional"))
         out.append(("Piezo buzzer (passive)", "-", "GND", _ground("Piezo", pico), ""))
+    if profile.get("fram"):
+        scl, sda = profile["fram"]
+        part = "FRAM (MB85RC256V I2C)"
+        out.append((part, "VCC", "3V3(OUT)", _pin_number("3V3(OUT)", pico),
+                    "optional: keeps the record safe from power cuts"))
+        out.append((part, "GND", "GND", _ground("FRAM", pico),
+                    "beside START's ground" if pico else ""))
+        out.append((part, "SCL", scl, _pin_number(scl, pico), "I2C1 SCL"))
+        out.append((part, "SDA", sda, _pin_number(sda, pico), "I2C1 SDA"))
+        out.append((part, "WP, A0, A1, A2", "-", "-", "not connected (writable, address 0x50)"))
     return out
 
 
 def wire_counts(profile_name=REFERENCE):
     """Return ``[(group, wires to the board)]`` for a profile with direct buttons."""
     groups = (("display", "Display"), ("pad A", "Pad A"), ("pad B", "Pad B"),
-              ("START", "START"), ("piezo", "Piezo"))
+              ("START", "START"), ("piezo", "Piezo"), ("FRAM", "FRAM"))
     counts = []
     table = rows(profile_name)
     for name, prefix in groups:

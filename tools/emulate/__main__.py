@@ -122,6 +122,9 @@ def parse_args(argv):
     p.add_argument("--nvm", metavar="PATH",
                    help="file for microcontroller.nvm (default ~/.cache/california-speed/nvm.bin;"
                         " 'none' = not kept)")
+    p.add_argument("--fram", metavar="PATH",
+                   help="fit the optional record FRAM (an MB85RC256V on GP27/GP26), its 32 KB"
+                        " kept in PATH: the record lives there instead of nvm")
     p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
     p.add_argument("--button-test", action="store_true",
                    help="hold START at power-on for %d ms: the firmware opens its button test"
@@ -278,8 +281,8 @@ def _run(args, demo, keep_frames=True):
 
     emu = Emulator(width=args.width, height=args.height, scale=args.scale,
                    virtual=args.headless, seed=args.seed, start=args.start_ticks,
-                   nvm_path=nvm, log_path=args.log, frames_dir=args.frames,
-                   until_ms=until, trace_path=args.trace,
+                   nvm_path=nvm, fram_path=args.fram, log_path=args.log,
+                   frames_dir=args.frames, until_ms=until, trace_path=args.trace,
                    hold_start_ms=BUTTON_TEST_HOLD_MS if args.button_test else None)
     emu.add_script(events)
     if demo:

@@ -2,7 +2,8 @@
 
 :class:`Emulator` installs the CircuitPython stand-ins of ``tools.cpstubs``, then
 swaps in this package's desktop parts: ``board.DISPLAY`` (:mod:`.display`),
-``usb_cdc.data`` (:mod:`.port`), ``microcontroller.nvm`` (:mod:`.nvm`), and the
+``usb_cdc.data`` (:mod:`.port`), ``microcontroller.nvm`` (:mod:`.nvm`), the
+record's optional I2C FRAM (``--fram``, :mod:`.fram`), and the
 ``supervisor.ticks_ms`` clock (:mod:`.clock`), and runs ``boot.py`` and
 ``code.py`` as a board would. ``code.py`` loops forever calling
 ``step(ticks_ms())``; after each step the emulator takes its one turn,
@@ -33,6 +34,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD_ID = "desktop_emulator"
+FRAM_PINS = ("GP27", "GP26")  # SCL, SDA: the Pico profiles' (hw.profiles)
+
+
+def _with_setting(getenv, key, value):
+    """``getenv`` (default ``os.getenv``) with ``key`` set to ``value`` unless settings.toml sets it."""
+    get = getenv or os.getenv
+
+    def lookup(name):
+        found = get(name)
+        return value if name == key and found is None else found
+    return lookup
 VIRTUAL_STEP_MS = 10  # headless: a loop every 10 virtual ms when nothing is due
 REAL_LOOP_S = 0.002  # window: pace loops like the board's 2 ms key scan
 
@@ -45,7 +57,7 @@ class Emulator:
     """One emulated board. Configure, :meth:`schedule` things, then :meth:`run`."""
 
     def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
-                 start=None, nvm_path=None, log_path=None, frames_dir=None,
+                 start=None, nvm_path=None, fram_path=None, log_path=None, frames_dir=None,
                  until_ms=None, trace_path=None, hold_start_ms=None):
         with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
             from tools import cpstubs
@@ -72,6 +84,12 @@ class Emulator:
         self._stand_ins = (usb_cdc.data, micro.nvm)  # put back by close()
         usb_cdc.data = self.port
         micro.nvm = FileNVM(nvm_path)
+        self.fram = None
+        if fram_path is not None:  # the record's optional FRAM, on the Pico's I2C1 pins
+            from tools.emulate.fram import FileFRAM
+
+            self.fram = FileFRAM(fram_path)
+            sys.modules["busio"].attach(FRAM_PINS[0], FRAM_PINS[1], self.fram)
 
         start = clocks.default_start() if start is None else start
         self.clock = clocks.VirtualClock(start) if virtual else clocks.RealClock(start)
@@ -121,6 +139,8 @@ class Emulator:
         build = hw.main.build
 
         def build_and_keep(getenv=None, seed=None):
+            if self.fram is not None:  # the builtin-display profile names no FRAM pins
+                getenv = _with_setting(getenv, "CSPEED_FRAM", ",".join(FRAM_PINS))
             name, app = build(getenv, self.seed if seed is None else seed)
             self._attach(app)
             return name, app
@@ -162,6 +182,7 @@ class Emulator:
 
         displayio.release_displays()
         sys.modules["usb_cdc"].data, sys.modules["microcontroller"].nvm = self._stand_ins
+        sys.modules["busio"].detach_all()
         self.board.configure("raspberry_pi_pico")  # cpstubs' default board, no display
         self.port.close()
         if self.log_file is not None:
