@@ -13,7 +13,14 @@
 * ``flash.mjs``: the serial flash behind the SSI (erase, program, busy times, power
   cuts), so ``microcontroller.nvm`` and CIRCUITPY writes persist (``--nvm``);
 * :mod:`.powercut`: a power cut at each erase/program step of a record save, the
-  firmware booted on what it left (``nvm_save_code.py``, ``nvm_check_code.py``).
+  firmware booted on what it left (``nvm_save_code.py``, ``nvm_check_code.py``);
+* ``fram.mjs``: the record's optional I2C FRAM (an MB85RC256V on I2C1, GP27/GP26:
+  device ID, memory, power cuts after N data bytes, images served in turn), fitted
+  with ``--fram FILE``; without it the pins have no pull-ups, as on a bare Pico;
+  ``fram_probe_code.py`` checks it through ``busio.I2C`` alone;
+* :mod:`.framcut`: power cuts at every byte of a record save to the FRAM, each cut
+  image loaded on the Pico in one boot, a few with the whole firmware
+  (``fram_save_code.py``, ``fram_load_code.py``, ``nvm_check_code.py``).
 
 Implementation Notes
 --------------------

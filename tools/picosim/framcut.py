@@ -276,7 +276,7 @@ def sweep(workdir, names=None, every=False, cuts=None, loads=None, boots=None, s
     cuts = [(s, p) for s in names for p in ALL_CUTS] if cuts is None else cuts
     boots = [(s, n) for s in names for n in ALL_BOOTS] if boots is None else boots
     outcomes = {}
-    tried = 0
+    counts = {"cut runs": 0, "images loaded": 0, "firmware boots": 0}
     for name in names:
         case = Case(name)
         whole = whole_save(workdir / name, case)
@@ -304,7 +304,7 @@ def sweep(workdir, names=None, every=False, cuts=None, loads=None, boots=None, s
             say("%s: real cut %s -> the FRAM left is the image the load boot checks"
                 % (name, "after %d data bytes" % point[1] if point[0] == "data"
                    else "in address byte %d of the write" % point[1]))
-            tried += 1
+            counts["cut runs"] += 1
         points = list(range(case.length + 1)) if every else sorted(
             {case.point(n) for n in (loads if loads is not None else SHORT_LOADS)})
         images = [case.cut_image(n) for n in points]
@@ -341,8 +341,10 @@ def sweep(workdir, names=None, every=False, cuts=None, loads=None, boots=None, s
                                % (name, n))
             say("%s: firmware boot after a cut of %d bytes -> %s (slot %d), title, ran"
                 % (name, n, outcome, slot))
-        tried += len(points)
-    say("%d cut images checked" % tried)
+            counts["firmware boots"] += 1
+        counts["images loaded"] += len(points)
+    say("%s: real CircuitPython 10.2.1 in the emulated Pico"
+        % ", ".join("%d %s" % (v, k) for k, v in counts.items()))
     return outcomes
 
 
