@@ -1,4 +1,4 @@
-"""code.py for the picosim's FRAM power-cut checks: load the record from many FRAM images in one boot.
+"""code.py for the picosim's FRAM power-cut checks: the record loaded from many FRAM images.
 
 The FRAM model serves the next of its images each time a read starts at address 0
 (``fram.mjs``, ``images``); every :class:`hw.fram.FramStore` reads the record's two

@@ -1,4 +1,4 @@
-"""code.py for the picosim's FRAM power-cut runs: one save of the record to the FRAM, as the firmware saves.
+"""code.py for the picosim's FRAM power-cut runs: one save of the record, as the firmware saves.
 
 Finds the record's home the firmware's way (``hw.main.record_store``: the profile's
 FRAM through ``hw.fram``, or ``microcontroller.nvm`` if none answers), loads

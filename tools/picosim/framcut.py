@@ -104,7 +104,7 @@ def model_load(fram_image, nvm):
 
 
 class Case:
-    """A scenario on CPython: the FRAM and nvm before the save, the save's slot write, old and new."""
+    """A scenario on CPython: FRAM and nvm before the save, the slot it writes, old and new."""
 
     def __init__(self, name):
         from hw.menu import DEFAULTS
@@ -378,7 +378,7 @@ def main(argv=None):
             sweep(args.workdir, every=True)
         else:
             sweep(args.workdir, list(SHORT), cuts=list(SHORT_CUTS), boots=list(SHORT_BOOTS))
-    except (PicoError, CutError) as err:
+    except (PicoError, CutError, OSError) as err:
         print("framcut: %s" % err, file=sys.stderr)
         return 1
     return 0
