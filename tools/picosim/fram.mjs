@@ -17,7 +17,8 @@
 //   any other address: NACK.
 //
 // Options (job.fram): in (a 32 KB image file; zeros if absent), cutAfter, cutInAddress,
-// images (see below). The memory is written to JOB.outDir/fram.bin when the run ends.
+// images (see below), pins (held high: [26, 27]), bus (1). The memory is written to
+// JOB.outDir/fram.bin when the run ends (or at the power cut).
 //
 // Power cuts: cutAfter = N lets N data bytes of memory writes be stored and cuts the
 // power at the next bus step after them (data byte N+1, which is not stored, or the
