@@ -5,9 +5,10 @@ and then, and a cut during that erase loses the record (``hw.record``). An FRAM 
 no erase: each byte is written as it arrives over I2C, so a save cut at any moment
 leaves the slot it was writing half done (its CRC fails) and the other slot whole.
 
-:func:`open_store` is called once at boot: it opens the I2C bus on the profile's
-``"fram"`` pins and checks the chip's device ID; it returns a :class:`FramStore`,
-or None (and prints why) when no FRAM is fitted, so the record stays in nvm.
+:func:`open_store` is called once at boot by ``hw.main.record_store``, once
+``busio.I2C`` has opened the profile's ``"fram"`` pins (it refuses pins without
+pull-ups: nothing fitted); it checks the chip's device ID and returns a
+:class:`FramStore`, or None (and prints why), so the record stays in nvm.
 
 Implementation Notes
 --------------------
@@ -37,7 +38,6 @@ from hw.record import NVM_BYTES, SLOT, ByteStore
 ADDRESS = 0x50
 ID_ADDRESS = 0x7C  # the MB85RC's reserved device-ID address
 FUJITSU = 0x00A
-FREQUENCY = 400000
 
 
 class FramStore(ByteStore):
@@ -104,20 +104,9 @@ class FramStore(ByteStore):
             data[offset + i] = buf[i]
 
 
-def open_store(profile, board, fallback):
-    """The profile's FRAM as a :class:`FramStore`, or None (printed why) if there is none."""
-    pins = profile.get("fram")
-    if pins is None:
-        return None
-    import busio
-
-    scl, sda = pins
-    where = "SCL %s, SDA %s" % (scl, sda)
-    try:
-        i2c = busio.I2C(getattr(board, scl), getattr(board, sda), frequency=FREQUENCY)
-    except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
-        print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
-        return None
+def open_store(i2c, where, fallback):
+    """A :class:`FramStore` on ``i2c`` (a ``busio.I2C`` on the pins named by ``where``), or
+    None if no FRAM answers there (printed, and the bus released)."""
     try:
         store = FramStore(i2c, fallback)
     except OSError as err:  # pull-ups but no FRAM answering
