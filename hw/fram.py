@@ -33,7 +33,7 @@ compare between games, never during play.
 **Software and Dependencies:** ``busio`` (CircuitPython); ``hw.record``.
 """
 
-from hw.record import NVM_BYTES, SLOT, ByteStore
+from hw.record import NVM_BYTES, SLOT, SPACING, ByteStore, best_slot
 
 ADDRESS = 0x50
 ID_ADDRESS = 0x7C  # the MB85RC's reserved device-ID address
@@ -63,6 +63,31 @@ class FramStore(ByteStore):
                           % (ident[0], ident[1], ident[2]))
         self.data = bytearray(NVM_BYTES)
         self._read(0, self.data)
+
+    def load(self, record):
+        """``record.load(self)``: the newest valid slot here, or (none here) the
+        flash's record, marked dirty so that the next save moves it over."""
+        best = best_slot(self.data)
+        if best >= 0:
+            record.take_slot(self.data, best)
+        elif self.fallback is not None:
+            record.load(self.fallback)
+            record.dirty = record.dirty or record.slot >= 0
+        record.slot = best
+        return best
+
+    def save(self, record):
+        """``record.save(self)``: write the slot that is not the newest. An ``OSError``
+        (a loose wire) is printed and the record stays dirty: the next save tries again."""
+        target = 1 if record.slot == 0 else 0
+        record.stamp()
+        try:
+            self.write(target * SPACING, record.buf)
+        except OSError as err:
+            print("record: not saved, FRAM write failed (%s); trying again at the next save"
+                  % err)
+            return -1
+        return record.mark_saved(target)
 
     def _transfer(self, address, out, out_end, into):
         i2c = self.i2c
