@@ -18,6 +18,7 @@ from hw.app import TITLE, App
 from hw.main import record_store
 from hw.menu import DEFAULTS, Menu
 from hw.profiles import PROFILES, SettingError, choose
+from test_fw_stats import open_stats
 from test_record import defaults_image, image, played
 from tools.cpstubs import board
 from tools.emulate.fram import FileFRAM
@@ -217,6 +218,9 @@ def test_the_firmware_keeps_its_stats_on_the_fram():
     rig.app.menu.save(rig.app.nvm)
     again = Rig(fram=chip)
     assert again.app.menu.record.games(0) == 1
+    open_stats(again)  # title -> menu -> the stats screen
+    assert again.app.stats_view.footer.text == "START: back    kept on the FRAM"
+    assert again.app.stats_view.shown_lines()[1].split()[2] == "1"
 
 
 @settings(max_examples=200, deadline=None)
