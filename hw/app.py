@@ -104,6 +104,7 @@ from hw.buzzer import SOUND_NONE, Silent
 from hw.menu import Menu, bot_levels
 from hw.menu_view import MenuView, TitleView
 from hw.pads import KEY_START
+from hw.record import ByteStore
 from hw.seats import CpuSeat, HumanSeat
 from hw.serial_log import MatchLog
 from hw.stats import StatsKeeper
@@ -531,7 +532,8 @@ class App:
             from hw.stats_view import StatsView  # only while shown (see _build's start)
 
             view = StatsView(width, height, self.menu.record, self.menu.levels,
-                             self.reset_gesture, self.glyphs)
+                             self.reset_gesture, self.glyphs,
+                             on_fram=isinstance(self.nvm, ByteStore))
         elif screen == BUTTONS_SCREEN:
             from hw.button_test import ButtonTest  # only while shown (see _build's start)
             from hw.button_view import ButtonView

@@ -5,9 +5,10 @@ and then, and a cut during that erase loses the record (``hw.record``). An FRAM 
 no erase: each byte is written as it arrives over I2C, so a save cut at any moment
 leaves the slot it was writing half done (its CRC fails) and the other slot whole.
 
-:func:`open_store` is called once at boot: it opens the I2C bus on the profile's
-``"fram"`` pins and checks the chip's device ID; it returns a :class:`FramStore`,
-or None (and prints why) when no FRAM is fitted, so the record stays in nvm.
+:func:`open_store` is called once at boot by ``hw.main.record_store``, once
+``busio.I2C`` has opened the profile's ``"fram"`` pins (it refuses pins without
+pull-ups: nothing fitted); it checks the chip's device ID and returns a
+:class:`FramStore`, or None (and prints why), so the record stays in nvm.
 
 Implementation Notes
 --------------------
@@ -32,12 +33,11 @@ compare between games, never during play.
 **Software and Dependencies:** ``busio`` (CircuitPython); ``hw.record``.
 """
 
-from hw.record import NVM_BYTES, SLOT, ByteStore
+from hw.record import NVM_BYTES, SLOT, SPACING, ByteStore, best_slot
 
 ADDRESS = 0x50
 ID_ADDRESS = 0x7C  # the MB85RC's reserved device-ID address
 FUJITSU = 0x00A
-FREQUENCY = 400000
 
 
 class FramStore(ByteStore):
@@ -63,6 +63,31 @@ class FramStore(ByteStore):
                           % (ident[0], ident[1], ident[2]))
         self.data = bytearray(NVM_BYTES)
         self._read(0, self.data)
+
+    def load(self, record):
+        """``record.load(self)``: the newest valid slot here, or (none here) the
+        flash's record, marked dirty so that the next save moves it over."""
+        best = best_slot(self.data)
+        if best >= 0:
+            record.take_slot(self.data, best)
+        elif self.fallback is not None:
+            record.load(self.fallback)
+            record.dirty = record.dirty or record.slot >= 0
+        record.slot = best
+        return best
+
+    def save(self, record):
+        """``record.save(self)``: write the slot that is not the newest. An ``OSError``
+        (a loose wire) is printed and the record stays dirty: the next save tries again."""
+        target = 1 if record.slot == 0 else 0
+        record.stamp()
+        try:
+            self.write(target * SPACING, record.buf)
+        except OSError as err:
+            print("record: not saved, FRAM write failed (%s); trying again at the next save"
+                  % err)
+            return -1
+        return record.mark_saved(target)
 
     def _transfer(self, address, out, out_end, into):
         i2c = self.i2c
@@ -104,20 +129,9 @@ class FramStore(ByteStore):
             data[offset + i] = buf[i]
 
 
-def open_store(profile, board, fallback):
-    """The profile's FRAM as a :class:`FramStore`, or None (printed why) if there is none."""
-    pins = profile.get("fram")
-    if pins is None:
-        return None
-    import busio
-
-    scl, sda = pins
-    where = "SCL %s, SDA %s" % (scl, sda)
-    try:
-        i2c = busio.I2C(getattr(board, scl), getattr(board, sda), frequency=FREQUENCY)
-    except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
-        print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
-        return None
+def open_store(i2c, where, fallback):
+    """A :class:`FramStore` on ``i2c`` (a ``busio.I2C`` on the pins named by ``where``), or
+    None if no FRAM answers there (printed, and the bus released)."""
     try:
         store = FramStore(i2c, fallback)
     except OSError as err:  # pull-ups but no FRAM answering

@@ -68,13 +68,23 @@ def build(getenv=None, seed=None):
 def record_store(profile, board, nvm):
     """Where the record lives: the profile's FRAM if one answers (``hw.fram``), else ``nvm``.
 
-    ``hw.fram`` is forgotten again when no FRAM is fitted, so its code takes no heap.
+    With no pull-ups on the pins (nothing fitted) ``busio.I2C`` refuses at once, and
+    ``hw.fram`` is not even imported; it is forgotten again if what answers is no FRAM.
     """
-    if profile.get("fram") is None:
+    pins = profile.get("fram")
+    if pins is None:
+        return nvm
+    import busio
+
+    where = "SCL %s, SDA %s" % pins
+    try:
+        i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]), frequency=400000)
+    except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
+        print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
         return nvm
     from hw import fram
 
-    store = fram.open_store(profile, board, nvm)
+    store = fram.open_store(i2c, where, nvm)
     if store is None:
         from hw.app import _forget
 

@@ -202,7 +202,7 @@ def _erased(data, off):
     return True
 
 
-def _best(data):
+def best_slot(data):
     """The index of the newest slot of ``data`` whose CRC holds, or -1.
 
     Newest first (the ring fills upwards): a CRC is computed only for a slot that
@@ -221,19 +221,9 @@ def _best(data):
 class ByteStore:
     """A store written in place, byte by byte, with no erase: an I2C FRAM (``hw.fram``).
 
-    It keeps two slots (0 and 1); a save writes the one that is not the newest. A
-    subclass sets ``data`` (a RAM copy of the two slots, ``NVM_BYTES`` long, what
-    :meth:`Record.load` reads) and ``fallback`` (the flash nvm whose record a new
-    store takes over, or None), and defines ``write(offset, buf)``, which writes
-    ``buf`` at ``offset`` of the medium and of ``data`` and raises ``OSError`` if the
-    medium did not take it.
+    :meth:`Record.load` and :meth:`Record.save` hand themselves to its ``load(record)``
+    and ``save(record)``, so the code for it is loaded only with it.
     """
-
-    data = b""
-    fallback = None
-
-    def write(self, offset, buf):
-        raise NotImplementedError
 
 
 class Record:
@@ -274,36 +264,28 @@ class Record:
     def load(self, nvm):
         """Load the newest valid slot of ``nvm``; return its index, or -1 (defaults kept).
 
-        ``nvm`` is the flash (``microcontroller.nvm``) or a :class:`ByteStore` (an
-        FRAM): one with no valid slot takes the flash's record (its fallback) and
-        marks it dirty, so the next save moves it over. With no valid slot but the
-        old (version 1) menu store at ``nvm[0]``, its menu choices are taken (stats
-        start at zero) and -1 is returned.
+        ``nvm`` is the flash (``microcontroller.nvm``) or a :class:`ByteStore`. With
+        no valid slot but the old (version 1) menu store at ``nvm[0]``, its menu
+        choices are taken (stats start at zero) and -1 is returned.
         """
         self.clear()
         self.slot = -1
         if nvm is None:
             return -1
         if isinstance(nvm, ByteStore):
-            best = _best(nvm.data)
-            if best >= 0:
-                self._take(nvm.data, best)
-            elif nvm.fallback is not None:  # a new FRAM: the flash's record, moved over
-                self.load(nvm.fallback)
-                self.dirty = self.dirty or self.slot >= 0
-            self.slot = best
-            return best
-        best = _best(nvm)
+            return nvm.load(self)
+        best = best_slot(nvm)
         if best >= 0:
-            self._take(nvm, best)
+            self.take_slot(nvm, best)
         elif len(nvm) > MENU_ITEMS and nvm[0] == _OLD_MAGIC:
             for i in range(MENU_ITEMS):
                 self.buf[MENU + i] = nvm[1 + i]
             self.dirty = True
         return best
 
-    def _take(self, data, index):
-        """Copy the valid slot ``index`` of ``data`` into the record."""
+    def take_slot(self, data, index):
+        """Copy the valid slot ``index`` of ``data`` into the record (load's step; a
+        ``ByteStore`` uses it too)."""
         off = index * SPACING
         buf = self.buf
         end = _slot_crc(data, off)
@@ -315,7 +297,7 @@ class Record:
             _crc_at(buf, 0, CRC, True)
             self.dirty = True
 
-    def _stamp(self):
+    def stamp(self):
         """The next sequence number and the CRC, before a write."""
         self._put16(_SEQ, (self._get16(_SEQ) + 1) & 0xFFFF)
         _crc_at(self.buf, 0, CRC, True)
@@ -323,23 +305,12 @@ class Record:
     def save(self, nvm):
         """Write the record (see the module notes); return the slot written or -1.
 
-        Nothing is written if nothing changed since the last load or save. On a
-        :class:`ByteStore`, the slot that is not the newest is written; an
-        ``OSError`` there (a loose wire) is printed and the record stays dirty, so
-        the next save tries again.
+        Nothing is written if nothing changed since the last load or save.
         """
         if nvm is None or not self.dirty:
             return -1
         if isinstance(nvm, ByteStore):
-            target = 1 if self.slot == 0 else 0
-            self._stamp()
-            try:
-                nvm.write(target * SPACING, self.buf)
-            except OSError as err:
-                print("record: not saved, FRAM write failed (%s); trying again at the next save"
-                      % err)
-                return -1
-            return self._saved(target)
+            return nvm.save(self)
         if len(nvm) < NVM_BYTES:
             return -1
         count = _slots(nvm)
@@ -348,16 +319,17 @@ class Record:
             target = 0
             while target < count and not _erased(nvm, target * SPACING):
                 target += 1
-        self._stamp()
+        self.stamp()
         if target < count and _erased(nvm, target * SPACING):
             off = target * SPACING
             nvm[off:off + SLOT] = self.buf  # programs erased bytes only
         else:
             target = 0
             self._start_over(nvm, count)
-        return self._saved(target)
+        return self.mark_saved(target)
 
-    def _saved(self, target):
+    def mark_saved(self, target):
+        """Slot ``target`` now holds the record (after a write)."""
         self.slot = target
         self.dirty = False
         self.saves += 1

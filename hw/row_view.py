@@ -23,7 +23,9 @@ sheets survive a change of variation), text is ``hw.text.Text``, and
 and press frames allocate nothing. Pile borders: light blue marks a pile someone can
 play on when hints are on. A tie (both players on one pile in one tick) is told on
 the message line, "Tie - nobody plays" (or "Tie - coin toss"), for :data:`TIE_MS`
-when no other message is due; the messages are those of ``hw.messages``.
+when no other message is due; the messages are those of ``hw.messages``, and each
+seat's line also shows that seat's notes from ``hw.feedback`` ("Not a match!",
+"Locked: wait", who won a coin toss).
 
 Implementation Notes
 --------------------
@@ -43,14 +45,15 @@ from engine.ticks import ticks_diff
 from hw import gfx
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
 from hw.messages import (
-    LOCKED_TEXT, MESSAGE_WIDTH, MESSAGES, MSG_DEMO, MSG_GO, MSG_NONE, OF_AT, PACK_AT, PACK_TEXT,
-    WON_AT, WON_TEXT,
+    LOCKED_TEXT, MESSAGE_WIDTH, MESSAGES, MSG_DEMO, MSG_GO, MSG_NONE, MSG_TIE, OF_AT, PACK_AT,
+    PACK_TEXT, WON_AT, WON_TEXT,
 )
 from hw.text import LEFT, RIGHT, Text
 
 MAX_PILES = 6  # engine.row.MAX_PILES (not imported: the view needs no engine module)
 TIE_MS = 900  # how long "Tie" stays on the message line
 TIE_TEXTS = (b"Tie - nobody plays", b"Tie - coin toss")  # by rules.tie (replay, coin)
+TIE_SHOWN = 0xFE  # in ``shown``: a seat's line tells the tie (not a MSG_* id)
 
 
 def _fits(scale, card_w, card_h):
@@ -191,7 +194,7 @@ class RowView:
         self.tie_at = 0
         self.tie_on = False
         self.message = -1
-        self.text_id = -1  # what the message lines show: a MSG_* id, or -2 for a tie
+        self.shown = bytearray(b"\xff\xff")  # each seat's line: a MSG_* id, or TIE_SHOWN
         self.set_message(MSG_NONE)
 
     def _lay_out(self, piles):
@@ -205,28 +208,30 @@ class RowView:
                     card.x = xs[pile]
                 card.group.hidden = pile >= piles
 
-    def set_message(self, msg):
-        """Show message ``msg`` (an ``hw.table_view`` ``MSG_*`` id) to both players."""
+    def set_message(self, msg, lines=None):
+        """Show message ``msg`` (an ``hw.messages`` ``MSG_*`` id) to both players, or
+        ``lines[seat]`` to each seat if given (``hw.feedback``: a note for one seat;
+        not its "Tie!" note, as this screen words ties itself)."""
         self.message = msg
-        if msg == self.text_id:
-            return
-        self.text_id = msg
-        texts = MESSAGES[msg]
+        shown = self.shown
         for seat in range(2):
-            self.messages[seat].set(texts[seat])
+            line = msg if lines is None or lines[seat] == MSG_TIE else lines[seat]
+            if line != shown[seat]:
+                shown[seat] = line
+                self.messages[seat].set(MESSAGES[line][seat])
 
     def _tie_message(self, tie):
-        if self.text_id == -2:
-            return
-        self.text_id = -2
         text = TIE_TEXTS[1 if tie else 0]
+        shown = self.shown
         for seat in range(2):
-            self.messages[seat].set(text)
+            if shown[seat] != TIE_SHOWN:
+                shown[seat] = TIE_SHOWN
+                self.messages[seat].set(text)
 
     def update(self, game, now, msg, hints, feedback=None):
         """Bring the scene up to date with ``game`` at time ``now`` (``feedback``, the
-        app's ``hw.feedback.Feedback``: its message ids arrive worded in ``msg``; this
-        screen tells ties itself and draws no flashes)."""
+        app's ``hw.feedback.Feedback``: its message ids arrive worded in ``msg``, its
+        notes in ``lines``; this screen tells ties itself and draws no flashes)."""
         wins = game.rules.wins
         busy = False  # cards redrawn this frame: the message waits for the next
         if game.piles != self.piles:
@@ -290,7 +295,7 @@ class RowView:
         if self.tie_on and (msg == MSG_NONE or msg == MSG_DEMO or msg == MSG_GO):
             self._tie_message(game.rules.tie == TIE_COIN)
         else:
-            self.set_message(msg)
+            self.set_message(msg, feedback.lines if feedback is not None else None)
 
     def shown_top(self, pile):
         """Return the card code shown on ``pile`` (both halves agree; for tests)."""

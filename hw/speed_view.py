@@ -22,7 +22,8 @@ and all of B's text are drawn upside down. From top to bottom::
   message while the seat's pad is locked.
 * Messages are short (at most :data:`MESSAGE_WIDTH` characters: the strip also holds
   the counts on a 240-pixel-wide screen); a game won by going out says "Speed!",
-  one won on a deadlock by fewer cards says so.
+  one won on a deadlock by fewer cards says so. Each seat's strip also shows that
+  seat's notes from ``hw.feedback`` ("Not 1 up or down!", "Locked: wait").
 
 Drawing design as in ``hw.table_view`` (``hw.card_view.CardView`` per card, ``hw.text``
 glyph tiles for text, one layer per pixel): :meth:`SpeedView.update` reads the
@@ -53,36 +54,31 @@ from hw.text import LEFT, RIGHT, Text
 _SLOTS = 5
 TIE_MS = 700
 
-# Messages: (text for A, text for B), by id: hw.messages' MSG_* ids, then Speed's own.
-MSG_OUT_A = 17  # replaces MSG_WIN_A when A went out
-MSG_OUT_B = 18
-MSG_FEWER_A = 19  # a deadlock won with fewer cards
-MSG_FEWER_B = 20
-MSG_TIE = 21
-MESSAGES = (
-    (b"", b""),
-    (b"Get ready...", b"Get ready..."),
-    (b"Dealing", b"Dealing"),
-    (b"GO!", b"GO!"),
-    (b"Stuck - turning", b"Stuck - turning"),
-    (b"You win the game!", b"A wins the game"),
-    (b"B wins the game", b"You win the game!"),
-    (b"Draw - new deal", b"Draw - new deal"),
-    (b"Deadlock: draw", b"Deadlock: draw"),
-    (b"You win the match!", b"A wins the match"),
-    (b"B wins the match", b"You win the match!"),
-    (b"Paused - START", b"Paused - START"),
-    (b"DEMO: press a key", b"DEMO: press a key"),
-    (b"A wins the game", b"A wins the game"),
-    (b"B wins the game", b"B wins the game"),
-    (b"A wins the match", b"A wins the match"),
-    (b"B wins the match", b"B wins the match"),
+# Messages: (text for A, text for B), by id: every hw.messages MSG_* id (in Speed's
+# words where the shared text says something else or is too long for the strip),
+# then Speed's own ids after them.
+_SPEED_WORDS = {
+    msgs.MSG_STUCK: (b"Stuck - turning", b"Stuck - turning"),
+    msgs.MSG_DRAW: (b"Draw - new deal", b"Draw - new deal"),
+    msgs.MSG_PAUSED: (b"Paused - START", b"Paused - START"),
+    msgs.MSG_DEMO: (b"DEMO: press a key", b"DEMO: press a key"),
+    msgs.MSG_CPU_WIN_A: (b"You win the game!", b"Player wins"),
+    msgs.MSG_CPU_MATCH_A: (b"You win the match!", b"Player wins match"),
+    msgs.MSG_TIE: (b"Tie - nothing moves", b"Tie - nothing moves"),
+    msgs.MSG_ILLEGAL: (b"Not 1 up or down!", b"Not 1 up or down!"),
+}
+_OWN = len(msgs.MESSAGES)
+MSG_OUT_A = _OWN  # replaces MSG_WIN_A when A went out
+MSG_OUT_B = _OWN + 1
+MSG_FEWER_A = _OWN + 2  # a deadlock won with fewer cards
+MSG_FEWER_B = _OWN + 3
+MESSAGES = tuple(_SPEED_WORDS.get(i, texts) for i, texts in enumerate(msgs.MESSAGES)) + (
     (b"Speed! You win!", b"Speed! A is out"),
     (b"Speed! B is out", b"Speed! You win!"),
     (b"Stuck: you win", b"Stuck: A has fewer"),
     (b"Stuck: B has fewer", b"Stuck: you win"),
-    (b"Tie - nothing moves", b"Tie - nothing moves"),
 )
+del _SPEED_WORDS
 MESSAGE_WIDTH = 19  # the longest message
 
 DRAW_TEXT = b"Draw 15"  # the draw pile's count is written at DRAW_AT
@@ -248,16 +244,20 @@ class SpeedView:
         self.tie_until = 0
         self.tie_on = False
         self.message = -1
+        self.shown = bytearray(b"\xff\xff")  # the message id on each seat's line
         self.set_message(msgs.MSG_NONE)
 
-    def set_message(self, msg):
-        """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's)."""
-        if msg == self.message:
-            return
+    def set_message(self, msg, lines=None):
+        """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's) to
+        both players, or ``lines[seat]`` to each seat if given (``hw.feedback``: a note
+        for one seat; not its tie note, as this screen words ties itself)."""
         self.message = msg
-        texts = MESSAGES[msg]
+        shown = self.shown
         for seat in range(2):
-            self.messages[seat].set(texts[seat])
+            line = msg if lines is None or lines[seat] == msgs.MSG_TIE else lines[seat]
+            if line != shown[seat]:
+                shown[seat] = line
+                self.messages[seat].set(MESSAGES[line][seat])
 
     def update(self, game, now, msg, hints, feedback=None):
         """Bring the scene up to date with ``game`` at time ``now`` (``feedback``: the
@@ -291,7 +291,7 @@ class SpeedView:
         if not busy:
             if self.tie_on and (msg == msgs.MSG_NONE or msg == msgs.MSG_GO or
                                 msg == msgs.MSG_DEMO):
-                msg = MSG_TIE
+                msg = msgs.MSG_TIE
             elif msg == msgs.MSG_WIN_A or msg == msgs.MSG_WIN_B or msg == msgs.MSG_DEMO_WIN_A or \
                     msg == msgs.MSG_DEMO_WIN_B:
                 a = msg == msgs.MSG_WIN_A or msg == msgs.MSG_DEMO_WIN_A
@@ -299,6 +299,9 @@ class SpeedView:
                     msg = MSG_FEWER_A if a else MSG_FEWER_B
                 else:
                     msg = MSG_OUT_A if a else MSG_OUT_B
+            elif msg == msgs.MSG_NONE or msg == msgs.MSG_GO:  # quiet: a seat's note may show
+                self.set_message(msg, feedback.lines if feedback is not None else None)
+                return
             self.set_message(msg)
 
     def _cards(self, game, hints, locked_now):

@@ -27,6 +27,9 @@ from hw import stats_screen as ss
 from hw.text import LEFT, Text
 
 BACK_TEXT = b"START: back to the menu"
+# ... and where the record is kept (hw.record: the FRAM when one is fitted)
+BACK_FRAM = b"START: back    kept on the FRAM"
+BACK_FLASH = b"START: back    kept in flash"
 HOLD_TEXT = b"Keep holding A1 + B1..."
 PROMPTS = (ss.HINT_TEXT.encode(), HOLD_TEXT, ss.CONFIRM_TEXT.encode(), ss.DONE_TEXT.encode())
 NOTE_B = b"Stats are on A's side"
@@ -63,9 +66,12 @@ def _ms(value):
 
 
 class StatsView:
-    """The stats lines, a help line and the reset prompt (see the module doc)."""
+    """The stats lines, a help line and the reset prompt (see the module doc).
 
-    def __init__(self, width, height, record, levels, gesture, glyphs):
+    ``on_fram``: the record is kept on the FRAM (True) or in the flash (False), said
+    on the help line so a builder sees the FRAM was found; None says nothing."""
+
+    def __init__(self, width, height, record, levels, gesture, glyphs, on_fram=None):
         self.gesture = gesture
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -86,9 +92,11 @@ class StatsView:
         self.prompt = Text(glyphs, columns, gfx.DIM, 1, False, (0.0, 0.0), (margin, prompt_y),
                            LEFT)
         self.group.append(self.prompt.group)
-        back = Text(glyphs, len(BACK_TEXT), gfx.DIM, 1, False, (0.0, 0.0),
+        footer = BACK_TEXT if on_fram is None else BACK_FRAM if on_fram else BACK_FLASH
+        back = Text(glyphs, len(footer), gfx.DIM, 1, False, (0.0, 0.0),
                     (margin, height - gfx.GLYPH_H - 2), LEFT)
-        back.set(BACK_TEXT)
+        back.set(footer)
+        self.footer = back
         self.group.append(back.group)
         note = Text(glyphs, len(NOTE_B), gfx.DIM, 1, True, (0.5, 0.5), (width // 2, 8))
         note.set(NOTE_B)

@@ -18,6 +18,7 @@ from hw.app import TITLE, App
 from hw.main import record_store
 from hw.menu import DEFAULTS, Menu
 from hw.profiles import PROFILES, SettingError, choose
+from test_fw_stats import open_stats
 from test_record import defaults_image, image, played
 from tools.cpstubs import board
 from tools.emulate.fram import FileFRAM
@@ -142,10 +143,11 @@ def test_a_new_fram_takes_over_the_flash_record_and_flash_is_never_written_again
 
 
 def test_no_fram_fitted_keeps_the_record_in_flash(capsys):
+    sys.modules.pop("hw.fram", None)
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm  # no pull-ups on GP27/GP26
     assert "no FRAM on SCL GP27, SDA GP26" in capsys.readouterr().out
-    assert "hw.fram" not in sys.modules  # its code is dropped again
+    assert "hw.fram" not in sys.modules  # its code is not even loaded
 
 
 class NotFram:
@@ -165,6 +167,7 @@ def test_another_chip_at_0x50_is_not_used(capsys):
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm
     assert "no FRAM at 0x50" in capsys.readouterr().out
+    assert "hw.fram" not in sys.modules  # its code is dropped again
 
 
 class Flaky(FileFRAM):
@@ -215,6 +218,9 @@ def test_the_firmware_keeps_its_stats_on_the_fram():
     rig.app.menu.save(rig.app.nvm)
     again = Rig(fram=chip)
     assert again.app.menu.record.games(0) == 1
+    open_stats(again)  # title -> menu -> the stats screen
+    assert again.app.stats_view.footer.text == "START: back    kept on the FRAM"
+    assert again.app.stats_view.shown_lines()[1].split()[2] == "1"
 
 
 @settings(max_examples=200, deadline=None)

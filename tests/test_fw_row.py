@@ -256,6 +256,11 @@ def test_tie_and_lock_are_told_on_the_screen():
     rig.run(30)
     assert game.locked_at(0, rig.now) and not app.table.lock_text[0].hidden
     assert app.table.lock_text[1].hidden
+    # the presser's own line says why (hw.feedback's note); the other seat's stays quiet
+    assert [m.text for m in app.table.messages] == ["Not a match!", ""]
+    rig.tap(button_for(4, 0, wrong[0]))  # again, within the lock
+    rig.run(30)
+    assert [m.text for m in app.table.messages] == ["Locked: wait", ""]
     check_row(rig)
     assert replay(split_matches(rig.log_text())[-1]) == rig.device_trace()
 

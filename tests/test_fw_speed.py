@@ -10,6 +10,7 @@ from engine.game import PLAY
 from engine.trace import Tracer
 from fw_rig import Rig, replay, split_matches
 from hw import gfx
+from hw import messages as msgs
 from hw.app import ATTRACT_MS, GAME, MENU, READY, TITLE
 from hw.games import SPEED, SpeedKind
 from hw.menu import GAME as GAME_ITEM, MATCH, SPEED_POINTS, SPEED_SAME, Menu
@@ -199,6 +200,9 @@ def test_lone_pile_cancel_and_misfit_presses_play_nothing_and_a_misfit_locks_aft
     tap_button(rig, 0, pile_button(0, 0), wait=20)
     assert presses(rig)[-1][1:] == ("A", slot)
     assert game.locked_at(0, rig.now)  # an illegal play: the pad is locked
+    rig.run(20)  # the note shows a frame after the cards
+    texts = [m.text for m in rig.app.table.messages]
+    assert texts[0] == "Not 1 up or down!" and texts[1] in ("", "GO!")  # the presser's only
     rig.app.table.update(game, rig.now, rig.app.message(rig.now), False)
     view = rig.app.table
     assert not view.lock_text[0].hidden and view.lock_text[1].hidden
@@ -210,6 +214,26 @@ def test_lone_pile_cancel_and_misfit_presses_play_nothing_and_a_misfit_locks_aft
         assert presses(rig)[-1][1] == "A" and game.locked_at(0, rig.now)
         assert '"locked"' in "".join(str(e) for e in rig.trace[before:])
     assert rig.device_trace() == replay(split_matches(rig.log_text())[-1])
+
+
+def test_every_message_the_app_gives_reads_right_on_the_speed_screen():
+    """Speed's screen takes hw.messages' ids: the prompt after a match, the CPU's
+    wording and the notes are what they say (its own ids come after them)."""
+    rig = Rig(seed=3)
+    rig.app.menu.more[0] = SPEED
+    rig.tap(KEY_START)
+    rig.run(60)
+    rig.tap(KEY_START)
+    rig.run(60)
+    view = rig.app.table
+    for msg, want in ((msgs.MSG_NEW_MATCH, "START: new match"),
+                      (msgs.MSG_CPU_MATCH_B, "CPU wins the match"),
+                      (msgs.MSG_CPU_WIN_B, "CPU wins the game"),
+                      (msgs.MSG_LOCKED, "Locked: wait"),
+                      (msgs.MSG_WON_TIE, "Won the coin toss")):
+        view.set_message(msg)
+        assert view.messages[0].text == want
+    assert len(MESSAGES) > len(msgs.MESSAGES)  # Speed's own wording after the shared ids
 
 
 def test_a_match_against_the_cpu_is_played_and_replays():

@@ -92,6 +92,7 @@ def test_stats_screen_shows_the_numbers_after_a_match_and_resets_only_on_purpose
     assert lines[2].split()[1:] == [str(record.matches(0)), str(record.matches(1))]
     assert "Reaction %5d ms" % record.reaction_ms(0) in lines[7]
     assert rig.app.stats_view.prompt.text == ss.HINT_TEXT
+    assert rig.app.stats_view.footer.text == "START: back    kept in flash"  # no FRAM fitted
     # one button held 3 s, or both held 2 s: nothing
     rig.scanner.press(ss.KEY_A, rig.now)
     rig.run(3500)
