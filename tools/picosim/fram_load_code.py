@@ -4,7 +4,7 @@ The FRAM model serves the next of its images each time a read starts at address 
 (``fram.mjs``, ``images``); every :class:`hw.fram.FramStore` reads the record's two
 slots from address 0 as it is made, as at boot. So this builds the store
 ``COUNT`` times on one ``busio.I2C`` (the firmware's pins and frequency, with
-``microcontroller.nvm`` as the fallback as ``hw.fram.open_store`` gives it), loads
+``microcontroller.nvm`` as the fallback, as ``hw.main.record_store`` makes it), loads
 ``hw.record.Record`` from each as the menu does, and prints one ``fcutload`` line
 per image: its index, the slot loaded (-1: none valid) and the record's menu and
 stats bytes in hex. ``tools.picosim.framcut`` writes ``COUNT`` in.
@@ -13,6 +13,7 @@ stats bytes in hex. ``tools.picosim.framcut`` writes ``COUNT`` in.
 import time
 
 COUNT = 1  # images to load (tools.picosim.framcut sets it)
+FREQUENCY = 400000  # hw.main.record_store's I2C clock
 
 
 def main():
@@ -27,7 +28,7 @@ def main():
     from hw.record import CRC, MENU, Record
 
     time.sleep(0.3)  # the console must be open before anything is printed
-    i2c = busio.I2C(board.GP27, board.GP26, frequency=fram.FREQUENCY)
+    i2c = busio.I2C(board.GP27, board.GP26, frequency=FREQUENCY)
     r = Record(DEFAULTS)
     for k in range(COUNT):
         store = fram.FramStore(i2c, microcontroller.nvm)
