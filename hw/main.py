@@ -65,6 +65,9 @@ def build(getenv=None, seed=None):
     return name, app
 
 
+FRAM_I2C_HZ = 400000  # the record FRAM's bus clock (the MB85RC256V takes up to 1 MHz)
+
+
 def record_store(profile, board, nvm):
     """Where the record lives: the profile's FRAM if one answers (``hw.fram``), else ``nvm``.
 
@@ -78,7 +81,7 @@ def record_store(profile, board, nvm):
 
     where = "SCL %s, SDA %s" % pins
     try:
-        i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]), frequency=400000)
+        i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]), frequency=FRAM_I2C_HZ)
     except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
         print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
         return nvm

@@ -271,3 +271,14 @@ def test_the_emulator_keeps_the_record_in_its_fram_file(tmp_path):
     assert len(data) == 32768 and data[0:3] == b"CS\x02"  # slot 0, written once
     assert runs[0] != defaults  # pad A's "+" changed the first item
     assert runs[1] == runs[0]  # the next boot loaded it from the FRAM
+
+
+def test_the_picosim_power_cut_tools_open_the_bus_as_the_firmware_does():
+    from pathlib import Path
+
+    from hw.main import FRAM_I2C_HZ
+    from tools.picosim import framcut
+
+    assert framcut.FREQUENCY == FRAM_I2C_HZ
+    code = (Path(framcut.__file__).parent / "fram_load_code.py").read_text()
+    assert "FREQUENCY = %d" % FRAM_I2C_HZ in code

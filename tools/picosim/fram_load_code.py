@@ -13,7 +13,8 @@ stats bytes in hex. ``tools.picosim.framcut`` writes ``COUNT`` in.
 import time
 
 COUNT = 1  # images to load (tools.picosim.framcut sets it)
-FREQUENCY = 400000  # hw.main.record_store's I2C clock
+FREQUENCY = 400000  # hw.main.FRAM_I2C_HZ (not imported: hw.main brings the whole app;
+# tests/test_fram.py keeps them equal)
 
 
 def main():

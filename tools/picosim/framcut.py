@@ -44,7 +44,7 @@ CHECK_CODE = HERE / "nvm_check_code.py"
 MPY = ("lib", "project")
 IRQ_OFF_NS = 100e3  # a save with interrupts off longer than this stalls like flash does
 FRAM_SIZE = 32768
-FREQUENCY = 400000  # hw.main.record_store's I2C clock
+FREQUENCY = 400000  # hw.main.FRAM_I2C_HZ (tests/test_fram.py keeps them equal)
 SCENARIOS = {"a": 3, "b": 4, "moved": 0}  # FRAM saves before the one cut (moved: nvm's 3)
 NVM_SAVES = 3  # the flash record of "moved"
 # Cut points: N data bytes, or "mid" (half the slot), "last" (all but one), "all".
