@@ -3,6 +3,8 @@
 import os
 import threading
 
+import pytest
+
 from engine.trace import replay_text
 from test_rules import FIVES
 from tools.capture import Splitter, main
@@ -145,7 +147,7 @@ def test_the_summary_is_printed_while_the_capture_still_runs(tmp_path):
         read_until(b"capturing from")
         time.sleep(0.5)  # the port is open (pyserial drops input pending at open)
         os.write(master, WON.encode())
-        read_until(b" won ")
+        read_until(b" presses\n")  # (print writes the line and its newline separately)
         assert b"\nmatch-001.log: A won 1-0, 1 game, 2 presses\n" in text
         assert run.poll() is None  # still capturing
     finally:
@@ -163,3 +165,24 @@ def test_a_port_that_will_not_open_is_named_in_plain_words(tmp_path, capsys):
                    " or COM4)\n")
     assert main(["/dev/null", "--out", str(tmp_path)]) == 1
     assert capsys.readouterr().err == "tools.capture: cannot open /dev/null: not a serial port\n"
+
+
+def test_an_unplug_seen_by_in_waiting_is_a_closed_port_not_a_write_error():
+    """pyserial's ``in_waiting`` raises a bare OSError (EIO) when the pty or USB port
+    goes away between two reads; ``read()`` would have said SerialException."""
+    import errno
+
+    import serial
+
+    from tools.capture import capture
+
+    class Unplugged:
+        @property
+        def in_waiting(self):
+            raise OSError(errno.EIO, "Input/output error")
+
+        def read(self, n):
+            raise AssertionError("not reached")
+
+    with pytest.raises(serial.SerialException, match="port closed"):
+        capture(Unplugged(), None, seconds=5)

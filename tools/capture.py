@@ -256,7 +256,13 @@ def capture(port, splitter, matches=0, seconds=0.0, stopped=lambda: False):
             return
         if matches and splitter.finished >= matches:
             return
-        data = port.read(max(1, min(port.in_waiting, 65536)))  # waits up to the timeout
+        try:
+            waiting = port.in_waiting
+        except OSError as err:  # an unplug: pyserial's read() says SerialException, this does not
+            import serial
+
+            raise serial.SerialException("port closed: %s" % err) from err
+        data = port.read(max(1, min(waiting, 65536)))  # waits up to the timeout
         if data:
             splitter.feed(data)
             g = splitter.current and splitter.current.game
