@@ -11,7 +11,7 @@ bytes have been stored: the bytes so far stay (and are saved) and
 
 import os
 
-from tools.emulate.nvm import PowerCut
+from tools.emulate.nvm import PowerCut, write_whole
 
 SIZE = 32768
 ADDRESS = 0x50
@@ -62,10 +62,4 @@ class FileFRAM:
         return bytes(out)
 
     def _save(self):
-        if self.path is None:
-            return
-        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        tmp = self.path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(self.data)
-        os.replace(tmp, self.path)
+        write_whole(self.path, self.data)

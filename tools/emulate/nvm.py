@@ -99,10 +99,15 @@ class FileNVM(ByteArray):
         self._save()
 
     def _save(self):
-        if self.path is None:
-            return
-        os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-        tmp = self.path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(self._data)
-        os.replace(tmp, self.path)  # the file itself is never half-written
+        write_whole(self.path, self._data)
+
+
+def write_whole(path, data):
+    """Write ``data`` to ``path`` (nothing if None) so the file is never half-written."""
+    if path is None:
+        return
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
