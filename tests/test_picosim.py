@@ -489,10 +489,10 @@ def speed_session(tmp_path_factory):
 
 def _replayed_speed(text):
     """The engine a Speed log leaves (its last tick judged), replayed on the desktop."""
-    from engine.game import Game
+    from engine.grid import GridGame
     from engine.log import play_lines
 
-    games = [Game()]
+    games = [GridGame()]
     play_lines(games[0], text.split("\n"), games.append)
     game = games[-1]
     game.finish()
