@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import cpvm
+from mpy import cpvm  # tests/mpy/cpvm.py
 from tools import deploy
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,6 +1,6 @@
 """Run a Python script in CircuitPython 10.2.1's own interpreter, laid out as vm.mjs does.
 
-    python tests/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]
+    python tests/mpy/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]
 
 The interpreter is ``../shared/circuitpython/circuitpython-unix-10.2.1-i386`` (the unix
 port built with an RP2040 full build's language flags: 32-bit small ints, float32,
@@ -10,7 +10,7 @@ its location with the ``CSPEED_CIRCUITPYTHON`` environment variable (a directory
 Implementation Notes
 --------------------
 
-* Same contract as tests/mpy/vm.mjs (the MicroPython 1.27 WebAssembly VM), so one test
+* Same contract as vm.mjs beside it (the MicroPython 1.27 WebAssembly VM), so one test
   runs on both: each ``--dir`` (default: engine, tests) is copied, ``.py`` files only,
   into a scratch project directory; the script goes to its repo path there (or to
   ``run/<name>`` if it lives outside the repo); ``sys.path`` starts with the script's
@@ -33,7 +33,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CP_DIR = Path(os.environ.get("CSPEED_CIRCUITPYTHON", ROOT.parent / "shared" / "circuitpython"))
 CP_BIN = CP_DIR / "circuitpython-unix-10.2.1-i386"
 DEFAULT_DIRS = ("engine", "tests")
@@ -97,7 +97,7 @@ def run(script, args=(), timeout=120, dirs=None, heapsize="1M"):
 
 
 def main(argv):
-    usage = "usage: python tests/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]"
+    usage = "usage: python tests/mpy/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]"
     timeout, dirs, heapsize, script, args = 120, None, "1M", None, []
     it = iter(argv)
     try:
