@@ -116,7 +116,7 @@ NOT_RUN = {
     " --screenshot end.png": PICOSIM,
     ".venv/bin/python -m tools.picosim --setting CSPEED_DIAG=1 --diag --json report.json"
     " --seconds 30": PICOSIM,
-    ".venv/bin/python -m tools.picosim --code tools/picosim/heap_code.py --mpy none --diag": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/heap_code.py --mpy none --diag": PICOSIM,
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",

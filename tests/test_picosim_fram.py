@@ -25,7 +25,8 @@ from tools.picosim.run import missing
 REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
-PROBE = os.path.join(os.path.dirname(__file__), "..", "tools", "picosim", "fram_probe_code.py")
+PROBE = os.path.join(os.path.dirname(__file__), "..", "tools", "picosim", "device",
+                     "fram_probe_code.py")
 BIT_NS = 313 * 8  # pico-sdk's 400 kHz: 313 clk_sys cycles a bit at 125 MHz
 
 
