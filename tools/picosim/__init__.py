@@ -28,6 +28,7 @@ Implementation Notes
 --------------------
 
 **Software and Dependencies:** Node 20 and ``rp2040js`` 1.4.1 (``package.json``);
-``../shared/circuitpython/`` (UF2, bootrom, ``mpy-cross``); numpy and Pillow
+the real CircuitPython 10.2.1 stack's UF2, bootrom and ``mpy-cross``
+(:mod:`tools.cpstack`: ``make cpstack`` fetches them); numpy and Pillow
 (requirements-dev.txt).
 """
