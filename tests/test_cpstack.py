@@ -112,7 +112,7 @@ def server():
     served = {}
     handler = type("Handler", (Files,), {"served": served})
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield "http://127.0.0.1:%d" % httpd.server_address[1], served
     httpd.shutdown()

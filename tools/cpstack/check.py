@@ -29,7 +29,7 @@ from tools.cpstack import VERSION
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 UF2_FAMILY_PRESENT = 0x2000
 RP2040_FAMILY = 0xE48BFF56
-BOARD = ("Raspberry Pi Pico", "rp2040", b"raspberry_pi_pico")
+BOARD, MCU, BOARD_ID = "Raspberry Pi Pico", "rp2040", b"raspberry_pi_pico"
 MPY = "v6.3"
 ROM_SIZE = 16384
 RUN_TIMEOUT_S = 10
@@ -72,8 +72,8 @@ def check_uf2(path):
     version, board, mcu = (g.decode("utf-8", "replace") for g in banner.groups())
     if version != VERSION:
         raise CheckError("it is CircuitPython %s, not %s" % (version, VERSION))
-    if (board, mcu) != BOARD[:2] or b"\x00" + BOARD[2] + b"\x00" not in image:
-        raise CheckError("it is for the %s with %s, not the %s" % (board, mcu, BOARD[0]))
+    if (board, mcu) != (BOARD, MCU) or b"\x00" + BOARD_ID + b"\x00" not in image:
+        raise CheckError("it is for the %s with %s, not the %s" % (board, mcu, BOARD))
     return "CircuitPython %s, %s with %s, %d UF2 blocks" % (
         version, board, mcu, len(data) // 512)
 

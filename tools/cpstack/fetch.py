@@ -26,7 +26,6 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from http.client import HTTPException
-from pathlib import Path
 
 from tools.cpstack import cache_dir, missing_line, mirror_dir
 from tools.cpstack.check import ROM_SIZE, CheckError, check
@@ -89,9 +88,9 @@ def download(url):
         raise FetchError("the download from %s broke off (%s)" % (url, err)) from None
 
 
-def place(artifact, data, folder=None):
+def place(artifact, data):
     """Check ``data`` as ``artifact`` and make it the cached file; return the check's description."""
-    folder = Path(folder or cache_dir())
+    folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / artifact.file
     part = folder / (".%s.%d.part" % (artifact.file, os.getpid()))
