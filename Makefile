@@ -92,7 +92,7 @@ deploy:
 
 # The real CircuitPython 10.2.1 stack (tools/cpstack, docs/EMULATOR.md): the Pico UF2,
 # the RP2040 bootrom and CircuitPython's mpy-cross are fetched into ~/.cache (or
-# $$CSPEED_CIRCUITPYTHON) and checked; the unix interpreter is built from source.
+# $CSPEED_CIRCUITPYTHON) and checked; the unix interpreter is built from source.
 # Standard library only: no venv needed.
 CPSTACK := $(PYTHON) -m tools.cpstack
 PICO_FILES := uf2 bootrom mpy-cross

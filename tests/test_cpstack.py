@@ -231,6 +231,18 @@ def test_the_unix_interpreter_is_not_downloaded_but_its_build_command_named(caps
     assert "gcc-multilib" in err
 
 
+def test_a_cache_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv(cpstack.CACHE_ENV, str(tmp_path / "a-file" / "cache"))
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    (mirror / ARTIFACTS["uf2"].file).write_bytes(uf2())
+    assert cli.main(["fetch", "uf2"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "cannot write in %s" % (tmp_path / "a-file") in err
+    assert cpstack.CACHE_ENV in err
+
+
 # ----------------------------------------------------------------------- mirror
 
 def test_the_mirror_is_copied_from_after_its_check(stack):

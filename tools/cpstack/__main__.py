@@ -92,8 +92,11 @@ def _install(key, file):
         if art.key == "bootrom" and data[:4] == b"\x7fELF":
             data = elf_rom(data)
         said = place(art, data)
-    except (CheckError, OSError) as err:
+    except CheckError as err:
         _fail("%s is not %s: %s" % (file, art.what, err))
+        return 2
+    except FetchError as err:
+        _fail(err)
         return 2
     print("%-10s %-9s %s (%s)" % ("installed", key, cache_dir() / art.file, said))
     return 0

@@ -27,7 +27,7 @@ import urllib.parse
 import urllib.request
 from http.client import HTTPException
 
-from tools.cpstack import cache_dir, missing_line, mirror_dir
+from tools.cpstack import CACHE_ENV, cache_dir, missing_line, mirror_dir
 from tools.cpstack.check import ROM_SIZE, CheckError, check
 
 TIMEOUT_S = 60
@@ -91,12 +91,16 @@ def download(url):
 def place(artifact, data):
     """Check ``data`` as ``artifact`` and make it the cached file; return the check's description."""
     folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
     target = folder / artifact.file
     part = folder / (".%s.%d.part" % (artifact.file, os.getpid()))
     try:
-        part.write_bytes(data)
-        part.chmod(0o755 if artifact.executable else 0o644)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            part.write_bytes(data)
+            part.chmod(0o755 if artifact.executable else 0o644)
+        except OSError as err:
+            raise FetchError("cannot write in %s (%s): set %s to a folder you can write"
+                             % (folder, err.strerror or err, CACHE_ENV)) from None
         said = check(artifact, part)
         os.replace(part, target)
         return said
@@ -119,7 +123,7 @@ def obtain(artifact, network=True):
     if mirror is not None and (mirror / artifact.file).is_file():
         try:
             return "copied", target, place(artifact, (mirror / artifact.file).read_bytes())
-        except CheckError as err:
+        except (CheckError, OSError) as err:
             notes.append("the mirror's copy (%s) fails its check (%s)" % (mirror / artifact.file, err))
     if not artifact.sources:
         raise FetchError("; ".join([missing_line(artifact.key)] + notes))
