@@ -77,7 +77,7 @@ A subclass allocates ``notice`` (one time per press code it watches) at set-up.
 
 from engine.compat import const
 from engine.rng import Rng
-from engine.ticks import ticks_add, ticks_diff
+from engine.ticks import ticks_diff
 
 
 BEGINNER = const(0)

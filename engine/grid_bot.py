@@ -34,8 +34,8 @@ the 8 positions.
 from engine.compat import const
 from engine.family import LOWEST_BIT
 from engine.family_bot import (
-    CHECK_PCT, MISS_MAX, MISS_MIN, MISS_PCT, MOVE_MAX, MOVE_MIN, NORMAL, REACT_MAX, REACT_MIN,
-    SLIP_PCT, Bot, popcount,
+    MISS_MAX, MISS_MIN, MISS_PCT, MOVE_MAX, MOVE_MIN, NORMAL, REACT_MAX, REACT_MIN, SLIP_PCT, Bot,
+    popcount,
 )
 from engine.ticks import ticks_add, ticks_diff
 

@@ -4,9 +4,9 @@
 line raises :class:`LogError` (``line N: reason``) before anything of it is played.
 It allocates (it splits text): it is for replaying, on a desktop or a board.
 
-:class:`LogWriter` (``engine.logwriter``, re-exported here) formats records into one
-preallocated buffer without allocating per line; the firmware imports it from
-``engine.logwriter`` so that the reader's code is not in its heap.
+:class:`engine.logwriter.LogWriter` formats records into one preallocated buffer
+without allocating per line; it is a module of its own so that the reader's code is
+not in the firmware's heap.
 
 Implementation Notes
 --------------------
@@ -328,5 +328,3 @@ def play_lines(game, lines, on_game=None):
     reader.end()
     return reader
 
-
-from engine.logwriter import LogWriter  # noqa: E402,F401  (the log's one API)

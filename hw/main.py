@@ -9,28 +9,28 @@ Implementation Notes
 
 **Software and Dependencies:** ``board``, ``supervisor`` (``ticks_ms``), ``usb_cdc``
 (``data``, enabled by ``boot.py``), ``microcontroller`` (``nvm``), ``os.getenv``
-(``settings.toml``: the settings of ``hw.profiles``, ``CSPEED_ATTRACT_S``, the
+(``settings.toml``: the settings of ``hw.board.profiles``, ``CSPEED_ATTRACT_S``, the
 idle seconds on the title before attract mode, 0 = never, and ``CSPEED_DIAG``, 1 =
-print heap and frame figures on the console, see ``hw.diag``); ``hw.profiles``,
-``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.fram`` (the record's
-optional FRAM, forgotten when none is fitted), ``hw.testmode`` (key events
+print heap and frame figures on the console, see ``hw.diag``); ``hw.board.profiles``,
+``hw.board.display``, ``hw.board.pads``, ``hw.board.buzzer``, ``hw.app``, ``hw.store.fram`` (the record's
+optional FRAM, forgotten when none is fitted), ``hw.board.hil_keys`` (key events
 injected over ``usb_cdc.data`` once a host turns the test mode on); ``hw.diag``
 only when ``CSPEED_DIAG`` is on.
 
 A bad setting never ends in a bare traceback: an optional piezo that cannot be used
 (``CSPEED_PIEZO=GP99``) is printed and shown on the title, and the firmware runs
 silent; anything else (a bad rotation, key pins, a pin used twice, a missing pin)
-is printed and shown on the display by :func:`fail` (``hw.error_view``), and the
+is printed and shown on the display by :func:`fail` (``hw.views.error_view``), and the
 firmware stops there.
 """
 
 import os
 
 from hw.app import ATTRACT_MS, App
-from hw.buzzer import Silent, make_buzzer
-from hw.display import make_display
-from hw.pads import make_buttons
-from hw.profiles import choose, parse_int
+from hw.board.buzzer import Silent, make_buzzer
+from hw.board.display import make_display
+from hw.board.pads import make_buttons
+from hw.board.profiles import choose, parse_int
 
 
 def build(getenv=None, seed=None):
@@ -54,7 +54,7 @@ def build(getenv=None, seed=None):
         buzzer = Silent()
     attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
     port = getattr(usb_cdc, "data", None)
-    if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
+    if port is not None:  # the key test mode of tools/hil --port (hw.board.hil_keys)
         from supervisor import ticks_ms
 
         buttons.port = port
@@ -69,10 +69,10 @@ FRAM_I2C_HZ = 400000  # the record FRAM's bus clock (the MB85RC256V takes up to 
 
 
 def record_store(profile, board, nvm):
-    """Where the record lives: the profile's FRAM if one answers (``hw.fram``), else ``nvm``.
+    """Where the record lives: the profile's FRAM if one answers (``hw.store.fram``), else ``nvm``.
 
     With no pull-ups on the pins (nothing fitted) ``busio.I2C`` refuses at once, and
-    ``hw.fram`` is not even imported; it is forgotten again if what answers is no FRAM.
+    ``hw.store.fram`` is not even imported; it is forgotten again if what answers is no FRAM.
     """
     pins = profile.get("fram")
     if pins is None:
@@ -85,13 +85,13 @@ def record_store(profile, board, nvm):
     except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
         print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
         return nvm
-    from hw import fram
+    from hw.store import fram
 
     store = fram.open_store(i2c, where, nvm)
     if store is None:
         from hw.app import _forget
 
-        _forget("hw.fram")
+        _forget("hw.store.fram")
         return nvm
     return store
 
@@ -114,7 +114,7 @@ def fail(err, getenv=None, forever=True):
                          getattr(board, "DISPLAY", None) is not None,
                          lambda key: get(key) if key == "CSPEED_PROFILE" else None)[1]
         display = make_display(profile, board)
-        from hw import error_view
+        from hw.views import error_view
         view = error_view.show(display, message)
     except Exception as second:  # pylint: disable=broad-except
         print("(not shown on the display: %s)" % second)  # the console still has it

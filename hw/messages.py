@@ -1,7 +1,7 @@
 """What every game's table says: the message lines and the strips' fixed texts.
 
 The messages are told to both seats ((text for A, text for B), by message id); the
-app (``hw.app``) picks the id, each game's view (``hw.table_view``, ``hw.row_view``,
+app (``hw.app``) picks the id, each game's view (``hw.games.grid.table``, ``hw.games.row.table``,
 ...) draws it. Kept apart from the views so that the app, which names the messages,
 holds no view's code: a view module is imported with its game and forgotten with it.
 
@@ -29,12 +29,12 @@ MSG_DEMO_WIN_A = 13  # attract mode: results told alike to both seats (no "You")
 MSG_DEMO_WIN_B = 14
 MSG_DEMO_MATCH_A = 15
 MSG_DEMO_MATCH_B = 16
-MSG_CPU_WIN_A = 17  # vs the CPU (hw.feedback words results with these)
+MSG_CPU_WIN_A = 17  # vs the CPU (hw.app.feedback words results with these)
 MSG_CPU_WIN_B = 18
 MSG_CPU_MATCH_A = 19
 MSG_CPU_MATCH_B = 20
 MSG_NEW_MATCH = 21  # match over: the prompt, in turn with the result
-MSG_TIE = 22  # notes: on one seat's line (hw.feedback)
+MSG_TIE = 22  # notes: on one seat's line (hw.app.feedback)
 MSG_LOST_TIE = 23
 MSG_WON_TIE = 24
 MSG_LOCKED = 25

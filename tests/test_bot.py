@@ -7,7 +7,8 @@ from engine.family_bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT, level_p
 from engine.grid_bot import GridBot
 from engine.family import COVER, OVER
 from engine.grid import GridGame
-from engine.log import LogWriter, play_lines
+from engine.log import play_lines
+from engine.logwriter import LogWriter
 from engine.grid_rules import GridRules
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine.trace import Tracer

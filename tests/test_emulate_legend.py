@@ -28,7 +28,7 @@ def legend_keys():
 
 
 def test_the_legend_names_the_pad_buttons_as_the_firmware_does():
-    from hw.menu_view import MENU_HELP
+    from hw.views.menu_view import MENU_HELP
     from tools.emulate.keys import legend_lines
 
     assert b"1/2 move" in MENU_HELP and b"3/4 change" in MENU_HELP  # the firmware's words
@@ -40,7 +40,7 @@ def test_the_legend_names_the_pad_buttons_as_the_firmware_does():
 @pytest.mark.parametrize("seat,row", [(0, "near"), (0, "far"), (1, "near"), (1, "far")])
 def test_the_keys_the_legend_names_do_what_the_menu_footer_says(seat, row):
     """Button 2 moves down, 4 changes the value up, 3 back down, 1 moves up."""
-    from hw.app import MENU
+    from hw.app.modes import MENU
     from tools.emulate import script
     from tools.emulate.main import Emulator
 

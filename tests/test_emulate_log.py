@@ -13,7 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from engine.grid_rules import GridRules
 from engine.trace import replay_text  # noqa: E402
-from hw.serial_log import MatchLog  # noqa: E402
+from hw.board.serial_log import MatchLog  # noqa: E402
 from tools.emulate.port import PtyPort  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""hw.fram: the record on an I2C FRAM, power cuts after every byte, and falling back to flash.
+"""hw.store.fram: the record on an I2C FRAM, power cuts after every byte, and falling back to flash.
 
 The FRAM is ``tools.emulate.fram.FileFRAM`` on the ``busio.I2C`` stand-in, which
 behaves as CircuitPython 10.2.1's on an RP2040 (no pull-ups: ``RuntimeError``; an
@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fw_rig import Rig
-from hw import record as rec
-from hw.app import TITLE, App
+from hw.store import record as rec
+from hw.app import App
+from hw.app.modes import TITLE
 from hw.main import record_store
 from hw.menu import DEFAULTS, Menu
-from hw.profiles import PROFILES, SettingError, choose
+from hw.board.profiles import PROFILES, SettingError, choose
 from test_fw_stats import open_stats
 from test_record import defaults_image, image, played
 from tools.cpstubs import board
@@ -143,11 +144,11 @@ def test_a_new_fram_takes_over_the_flash_record_and_flash_is_never_written_again
 
 
 def test_no_fram_fitted_keeps_the_record_in_flash(capsys):
-    sys.modules.pop("hw.fram", None)
+    sys.modules.pop("hw.store.fram", None)
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm  # no pull-ups on GP27/GP26
     assert "no FRAM on SCL GP27, SDA GP26" in capsys.readouterr().out
-    assert "hw.fram" not in sys.modules  # its code is not even loaded
+    assert "hw.store.fram" not in sys.modules  # its code is not even loaded
 
 
 class NotFram:
@@ -167,7 +168,7 @@ def test_another_chip_at_0x50_is_not_used(capsys):
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm
     assert "no FRAM at 0x50" in capsys.readouterr().out
-    assert "hw.fram" not in sys.modules  # its code is dropped again
+    assert "hw.store.fram" not in sys.modules  # its code is dropped again
 
 
 class Flaky(FileFRAM):
@@ -213,7 +214,7 @@ def test_the_fram_setting():
 def test_the_firmware_keeps_its_stats_on_the_fram():
     chip = FileFRAM()
     rig = Rig(fram=chip)
-    assert isinstance(rig.app.nvm, sys.modules["hw.fram"].FramStore)  # (re-imported at boot)
+    assert isinstance(rig.app.nvm, sys.modules["hw.store.fram"].FramStore)  # (re-imported at boot)
     rig.app.menu.record.game_won(0, 12000)
     rig.app.menu.save(rig.app.nvm)
     again = Rig(fram=chip)

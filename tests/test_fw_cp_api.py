@@ -6,7 +6,9 @@ import displayio
 import pytest
 import terminalio
 
-from hw import gfx, profiles
+from hw.draw import gfx
+
+from hw.board import profiles
 from tools.cpstubs import board, keypad
 
 Glyph = namedtuple("Glyph", "bitmap tile_index width height dx dy shift_x shift_y")
@@ -90,7 +92,7 @@ def test_menu_options_clear_the_help_line_on_every_screen(size):
     rig.step(5)
     view = app.menu_view
     shown = [field for field in view.lines if not field.hidden]
-    from hw.menu_view import ROWS
+    from hw.views.menu_view import ROWS
     assert len(app.menu.shown()) > ROWS and len(shown) == ROWS  # the window scrolls
     help_top = size[1] - view.line // 2 - 2 - 6  # the help line's glyphs are 12 px high
     title_bottom = max(view.top - view.line - 4, view.line // 2 + 2 + view.line) + 6

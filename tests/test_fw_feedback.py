@@ -1,4 +1,4 @@
-"""Feedback for every event (hw/feedback.py): what each player sees and hears.
+"""Feedback for every event (hw/app/feedback.py): what each player sees and hears.
 
 A tie flashes its cards and tells both seats; a lost coin toss tells who lost; a locked
 or illegal press tells the presser only; no match and the redeal, a game's and a
@@ -12,13 +12,13 @@ import pytest
 
 from fw_rig import Rig
 from engine.family import COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, LOCKED, TIE
-from hw import buzzer as bz
-from hw import feedback as fb
-from hw import gfx
-from hw import table_view as tv
-from hw.app import DONE, GAME, MENU, READY
+from hw.board import buzzer as bz
+from hw.app import feedback as fb
+from hw.draw import gfx
+from hw import messages
+from hw.app.modes import DONE, GAME, MENU, READY
 from hw.menu import MATCH, PLAYERS, TIES
-from hw.pads import KEY_START
+from hw.board.pads import KEY_START
 
 
 def _begin(rig, choices=None):
@@ -35,7 +35,7 @@ def _begin(rig, choices=None):
 
 
 def _notes(sound):
-    """``[(frequency Hz, ms), ...]`` of a sound (hw.buzzer keeps them flat)."""
+    """``[(frequency Hz, ms), ...]`` of a sound (hw.board.buzzer keeps them flat)."""
     return [(bz.NOTES[i], bz.NOTES[i + 1])
             for i in range(bz.FIRST[sound], bz.FIRST[sound + 1], 2)]
 
@@ -244,16 +244,16 @@ def test_vs_the_cpu_the_texts_name_the_cpu(rig):
     rig.run_until(lambda: rig.app.mode == DONE, dt=10)
     assert _lines(rig) == ("CPU wins the match", "CPU wins the match")
     assert table.won_text[0].text == "A 0 - 1 CPU  first to 1"
-    for msg, (a, b) in enumerate(tv.MESSAGES):  # the CPU's line never says "You"
+    for msg, (a, b) in enumerate(messages.MESSAGES):  # the CPU's line never says "You"
         shown = fb.CPU_OF[msg]
-        if msg in (tv.MSG_WIN_A, tv.MSG_WIN_B, tv.MSG_MATCH_A, tv.MSG_MATCH_B):
-            assert b"You" not in tv.MESSAGES[shown][1]
-            assert b"B wins" not in tv.MESSAGES[shown][0]
+        if msg in (messages.MSG_WIN_A, messages.MSG_WIN_B, messages.MSG_MATCH_A, messages.MSG_MATCH_B):
+            assert b"You" not in messages.MESSAGES[shown][1]
+            assert b"B wins" not in messages.MESSAGES[shown][0]
 
 
 def test_every_message_fits_its_line_and_the_demo_words_each():
-    assert len(tv.DEMO_OF) == len(tv.MESSAGES) == len(fb.CPU_OF)
-    for a, b in tv.MESSAGES:
-        assert len(a) <= tv.MESSAGE_WIDTH and len(b) <= tv.MESSAGE_WIDTH
-    for msg in range(len(tv.MESSAGES)):
-        assert b"You" not in tv.MESSAGES[tv.DEMO_OF[msg]][0]  # the demo: no "You"
+    assert len(messages.DEMO_OF) == len(messages.MESSAGES) == len(fb.CPU_OF)
+    for a, b in messages.MESSAGES:
+        assert len(a) <= messages.MESSAGE_WIDTH and len(b) <= messages.MESSAGE_WIDTH
+    for msg in range(len(messages.MESSAGES)):
+        assert b"You" not in messages.MESSAGES[messages.DEMO_OF[msg]][0]  # the demo: no "You"

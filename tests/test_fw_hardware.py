@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from fw_rig import Rig
-from hw import pads, profiles
-from hw.pads import position
+from hw.board import pads
+from hw.board import profiles
+from hw.board.pads import position
 from tools.cpstubs import keypad, supervisor, usb_cdc
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,8 @@ import pytest
 
 from fw_rig import WRAP, Rig, key_for, replay, split_matches
 
-from hw.app import DONE, GAME, MENU, READY, RESULT
-from hw.profiles import KEY_START
+from hw.app.modes import DONE, GAME, MENU, READY, RESULT
+from hw.board.profiles import KEY_START
 
 ROOT = Path(__file__).resolve().parent.parent
 

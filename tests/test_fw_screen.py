@@ -7,8 +7,8 @@ import pytest
 
 from fw_rig import Rig
 from engine.cards import NO_CARD
-from hw import gfx
-from hw.app import GAME, READY
+from hw.draw import gfx
+from hw.app.modes import GAME, READY
 from tools.cpstubs.screen import snapshot
 
 
@@ -158,7 +158,7 @@ def test_pending_and_hint_marks(rig):
 
 def test_messages_through_a_game():
     rig = Rig(start=3000, seed=5)
-    from hw.app import MENU
+    from hw.app.modes import MENU
     rig.tap(16)
     rig.run(40)
     assert rig.app.mode == MENU
@@ -253,7 +253,7 @@ def test_layout_fits_every_screen(size):
 def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     """Once the table is drawn, frames with no change set no text and no tile."""
     rig.run(1500)  # "GO!" has gone
-    from hw import text as text_mod
+    from hw.draw import text as text_mod
 
     sets = []
     monkeypatch.setattr(text_mod.Text, "put", lambda self, i, code: sets.append(code))

@@ -1,4 +1,4 @@
-"""hw.serial_log: whole lines in order, short writes resumed, silence with no host, recovery.
+"""hw.board.serial_log: whole lines in order, short writes resumed, silence with no host, recovery.
 
 The port is the cpstubs ``usb_cdc.Serial``, which behaves as CircuitPython 10.2.1's:
 a write returns how many bytes the USB FIFO took (``chunk``: fewer even while the
@@ -9,7 +9,7 @@ is the host's DTR, and a write that would wait for ever raises instead of hangin
 import pytest
 
 from engine.grid_rules import GridRules
-from hw.serial_log import HOST_GONE_MS, PENDING_SIZE, WRITE_TIMEOUT, MatchLog
+from hw.board.serial_log import HOST_GONE_MS, PENDING_SIZE, WRITE_TIMEOUT, MatchLog
 from tools.capture import Splitter
 from tools.cpstubs.usb_cdc import Serial
 

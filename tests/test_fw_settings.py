@@ -7,9 +7,9 @@ import pytest
 from fw_rig import Rig
 
 from hw import main as hw_main
-from hw import profiles
-from hw.buzzer import Buzzer, Silent
-from hw.profiles import SettingError
+from hw.board import profiles
+from hw.board.buzzer import Buzzer, Silent
+from hw.board.profiles import SettingError
 
 PICO = "raspberry_pi_pico"
 

@@ -1,4 +1,4 @@
-"""Speed on the firmware (hw.games.SpeedKind, hw.speed_keys, hw.speed_view): chosen and
+"""Speed on the firmware (hw.games.speed: its kind, keys and table): chosen and
 set up in the menu and remembered, played from the pads with the card-then-pile
 controls, drawn as the engine's state, against the CPU and in attract mode; the
 streamed log (``rules game=speed``) replays to the device's own trace."""
@@ -9,15 +9,21 @@ from engine.cards import NO_CARD
 from engine.family import PLAY
 from engine.trace import Tracer
 from fw_rig import Rig, replay, split_matches
-from hw import gfx
-from hw import messages as msgs
-from hw.app import ATTRACT_MS, GAME, MENU, READY, TITLE
-from hw.games import SPEED, SpeedKind
-from hw.menu import GAME as GAME_ITEM, MATCH, SPEED_POINTS, SPEED_SAME, Menu
-from hw.profiles import KEY_START
-from hw.speed_keys import CANCEL, pile_button, slot_button
-from hw.speed_view import MESSAGE_WIDTH, MESSAGES, hand_places, pile_places, speed_layout
+from hw.draw import gfx
+from hw import messages
+from hw.app.attract import ATTRACT_MS
+from hw.app.modes import GAME, MENU, READY, TITLE
+from hw import games
+from hw.games import speed as speed_kind
+from hw.menu import GAME as GAME_ITEM, MATCH, OPTION, Menu
+from hw.board.profiles import KEY_START
+from hw.games.speed.keys import CANCEL, pile_button, slot_button
+from hw.games.speed.table import MESSAGE_WIDTH, MESSAGES, hand_places, pile_places, speed_layout
 from tools.cpstubs import microcontroller
+
+SPEED = games.index_of("speed")
+SPEED_SAME = OPTION + 1  # Speed's options: cards, same rank, remake, points
+SPEED_POINTS = OPTION + 3
 
 
 def menu_key(rig, button):
@@ -30,7 +36,7 @@ def choose_speed(rig):
     menu = rig.app.menu
     while menu.cursor != GAME_ITEM:
         menu_key(rig, 0)
-    while menu.kind() is not SpeedKind:
+    while menu.kind().KEY != "speed":
         menu_key(rig, 3)
 
 
@@ -121,22 +127,20 @@ def test_speed_is_chosen_in_the_menu_with_its_house_rules_and_remembered():
                       "stuck=1000 deal=300 tie=replay deadlock=13 deadlock_result=fewer wins=2")
     again = Menu(menu.levels)  # after a power cycle: the record in nvm
     again.load(microcontroller.nvm)
-    assert again.kind() is SpeedKind and again.speed_same() == 1 and again.speed_points() == 0
-    assert again.rules().__class__.__name__ == "GridRules"  # the 2x4 rules are still there
-    assert SpeedKind.rules(again).same == 1
+    assert again.kind().KEY == "speed" and again.option(1) == 1 and again.option(3) == 0
+    assert again.rules().same == 1
 
 
 def test_a_points_match_hides_the_match_length():
     menu = Menu(("beginner", "normal"))
-    menu.more[0] = SPEED
+    menu.choose(SPEED)
     assert MATCH in menu.shown()
     menu.cursor = SPEED_POINTS
     menu.change(1)  # first to 25
-    assert menu.speed_points() == 25
-    assert MATCH not in menu.shown()
-    rules = SpeedKind.rules(menu)
+    rules = menu.rules()
     assert rules.points == 25 and rules.wins == 2  # still logged, not used
-    menu.more[0] = 0  # the 2x4 game: its match length again
+    assert MATCH not in menu.shown()
+    menu.choose(0)  # the 2x4 game: its match length again
     assert MATCH in menu.shown()
 
 
@@ -220,20 +224,20 @@ def test_every_message_the_app_gives_reads_right_on_the_speed_screen():
     """Speed's screen takes hw.messages' ids: the prompt after a match, the CPU's
     wording and the notes are what they say (its own ids come after them)."""
     rig = Rig(seed=3)
-    rig.app.menu.more[0] = SPEED
+    rig.app.menu.choose(SPEED)
     rig.tap(KEY_START)
     rig.run(60)
     rig.tap(KEY_START)
     rig.run(60)
     view = rig.app.table
-    for msg, want in ((msgs.MSG_NEW_MATCH, "START: new match"),
-                      (msgs.MSG_CPU_MATCH_B, "CPU wins the match"),
-                      (msgs.MSG_CPU_WIN_B, "CPU wins the game"),
-                      (msgs.MSG_LOCKED, "Locked: wait"),
-                      (msgs.MSG_WON_TIE, "Won the coin toss")):
+    for msg, want in ((messages.MSG_NEW_MATCH, "START: new match"),
+                      (messages.MSG_CPU_MATCH_B, "CPU wins the match"),
+                      (messages.MSG_CPU_WIN_B, "CPU wins the game"),
+                      (messages.MSG_LOCKED, "Locked: wait"),
+                      (messages.MSG_WON_TIE, "Won the coin toss")):
         view.set_message(msg)
         assert view.messages[0].text == want
-    assert len(MESSAGES) > len(msgs.MESSAGES)  # Speed's own wording after the shared ids
+    assert len(MESSAGES) > len(messages.MESSAGES)  # Speed's own wording after the shared ids
 
 
 def test_a_match_against_the_cpu_is_played_and_replays():
@@ -247,7 +251,7 @@ def test_a_match_against_the_cpu_is_played_and_replays():
 
 def test_attract_mode_plays_speed_and_the_demo_log_replays():
     rig = Rig(start=(1 << 29) - 30000, seed=13)  # the demo crosses the tick wrap
-    rig.app.menu.more[0] = SPEED  # the chosen game (as the record would give at boot)
+    rig.app.attract_game = SPEED  # the demos begin with Speed
     rig.run(ATTRACT_MS + 400, dt=200)
     assert rig.app.attract and rig.app.mode == READY
     attach(rig)

@@ -91,7 +91,7 @@ def test_build_doc_wiring_table_is_generated_from_the_profile():
 
 
 def test_wiring_table_matches_the_firmware_pins():
-    from hw.profiles import PROFILES, REFERENCE
+    from hw.board.profiles import PROFILES, REFERENCE
 
     rows = wiring.rows()
     prof = PROFILES[REFERENCE]
@@ -115,7 +115,7 @@ def test_every_ground_wire_goes_to_a_pico_ground_pin():
 
 
 def test_wire_count_adds_up():
-    from hw.profiles import PROFILES, REFERENCE
+    from hw.board.profiles import PROFILES, REFERENCE
 
     rows = wiring.rows()
     wires = [r for r in rows if r[2] != "-"]
@@ -124,7 +124,7 @@ def test_wire_count_adds_up():
     assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2, "FRAM": 4}
     assert "Wires to the Pico: 34" in wiring.summary()
     assert "36 pieces of wire" in wiring.summary()
-    fram = {r[1]: r[2] for r in rows if r[0].startswith("FRAM")}  # the pins hw.fram opens
+    fram = {r[1]: r[2] for r in rows if r[0].startswith("FRAM")}  # the pins hw.store.fram opens
     assert (fram["SCL"], fram["SDA"]) == PROFILES[REFERENCE]["fram"]
 
 

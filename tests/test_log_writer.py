@@ -4,7 +4,7 @@ from hypothesis import given, settings, strategies as st
 
 from cs_helpers import run
 from engine.cards import CARD_NAMES
-from engine.log import LogWriter
+from engine.logwriter import LogWriter
 from engine.grid_rules import GridRules
 from engine.ticks import TICKS_MAX
 

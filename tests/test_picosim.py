@@ -447,7 +447,7 @@ SPEED_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
 SPEED_MENU_MS = (9000, 9500, 10000)  # stop the Speed demo; title -> menu; menu -> match
 SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS = 12200, 16400, 150
 SPEED_RUN_S = 18.5
-# Speed's pads (hw/speed_keys.py), as tools/emulate script keys (table positions):
+# Speed's pads (hw/games/speed/keys.py), as tools/emulate script keys (table positions):
 # A's cards 0-4 = A0 A1 A2 A3 A5, A's piles = A7 (left) / A4 (right);
 # B's cards 0-4 = B4 B5 B6 B7 B2, B's piles = B3 (left) / B0 (right).
 SPEED_CARDS = (("A0", "A1", "A2", "A3", "A5"), ("B4", "B5", "B6", "B7", "B2"))
@@ -523,9 +523,9 @@ def test_speed_on_the_pico_demo_and_match_replay_and_the_screen_is_the_logs(spee
     from tools import cpstubs
 
     cpstubs.install()
-    from hw import gfx
-    from hw.speed_keys import Controls
-    from hw.speed_view import SpeedView, card_sheets, hand_places, pile_places, speed_layout
+    from hw.draw import gfx
+    from hw.games.speed.keys import Controls
+    from hw.games.speed.table import SpeedView, card_sheets, hand_places, pile_places, speed_layout
     from tools.cpstubs.screen import make_display, snapshot
 
     game = _replayed_speed(match)

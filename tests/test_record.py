@@ -1,4 +1,4 @@
-"""hw.record: the CRC, the ring of slots, saturation, and power cuts in the emulator's nvm model.
+"""hw.store.record: the CRC, the ring of slots, saturation, and power cuts in the emulator's nvm model.
 
 Power cuts: ``tools.emulate.nvm.FileNVM`` cuts the power after every byte of a save
 (``bytes`` mode) and after every erase/program step of CircuitPython's RP2040 nvm
@@ -12,7 +12,7 @@ import zlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hw import record as rec
+from hw.store import record as rec
 from hw.menu import DEFAULTS, Menu
 from tools.emulate.nvm import FileNVM, PowerCut
 
@@ -214,7 +214,8 @@ def firmware_starts(nvm):
     """The real firmware boots on this nvm content to the title, with valid menu values."""
     from fw_rig import Rig
 
-    from hw.app import TITLE, App
+    from hw.app import App
+    from hw.app.modes import TITLE
 
     rig = firmware_starts.rig = getattr(firmware_starts, "rig", None) or Rig()
     app = App(rig.app.display, rig.app.buttons, nvm=bytearray(bytes(nvm)), levels=("a", "b", "c"))

@@ -101,7 +101,7 @@ def test_a_row_match_goes_on_with_a_new_deck_per_game():
 
 
 def test_the_log_writer_heads_a_row_log_that_replays():
-    from engine.log import LogWriter
+    from engine.logwriter import LogWriter
     from engine.row_rules import RowRules
 
     w = LogWriter()

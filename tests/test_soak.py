@@ -16,8 +16,9 @@ import random
 from fw_rig import WRAP, Rig, replay, split_matches
 
 from engine.family import PLAY
-from hw.app import MENU, READY, READY_MS, TITLE
-from hw.profiles import KEY_START
+from hw.app.match import READY_MS
+from hw.app.modes import MENU, READY, TITLE
+from hw.board.profiles import KEY_START
 
 CYCLES = int(os.environ.get("SOAK_CYCLES", "2"))
 PASS_MS = 1 << 24  # loop passes this far apart while paused (the test stays quick)

@@ -102,7 +102,7 @@ def test_a_seed_before_the_rules_waits_for_its_start():
 
 
 def test_the_log_writer_heads_a_speed_log_that_replays():
-    from engine.log import LogWriter
+    from engine.logwriter import LogWriter
     from engine.speed_rules import SpeedRules
 
     w = LogWriter()

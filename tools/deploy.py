@@ -191,8 +191,8 @@ def plan(drive, root=ROOT, settings=None):
             continue
         copies.append((item, drive / "lib" / item.name))
     for package in PACKAGES:
-        for source in sorted((root / package).glob("*.py")):
-            copies.append((source, drive / package / source.name))
+        for source in sorted((root / package).rglob("*.py")):
+            copies.append((source, drive / source.relative_to(root)))
     if settings is not None:
         copies.append((Path(settings), drive / "settings.toml"))
     elif not has_settings(drive) and SETTINGS_TEMPLATE.exists():

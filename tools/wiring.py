@@ -1,4 +1,4 @@
-"""Wiring table and diagram of a board profile, generated from ``hw/profiles.py``.
+"""Wiring table and diagram of a board profile, generated from ``hw/board/profiles.py``.
 
 Usage::
 
@@ -25,8 +25,8 @@ wires cross, and a dot marks each place where wires join (a ground bus, the two
 import argparse
 import sys
 
-from hw.pads import position
-from hw.profiles import KEY_START, PROFILES, REFERENCE, key_name, key_pins
+from hw.board.pads import position
+from hw.board.profiles import KEY_START, PROFILES, REFERENCE, key_name, key_pins
 
 # Raspberry Pi Pico / Pico 2 physical pin numbers (pin 1 = GP0, top left, USB up).
 PICO_PINS = {

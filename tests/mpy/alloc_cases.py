@@ -8,7 +8,7 @@ each one meaningful (the illegal press comes before the presses it locks).
 
 from engine.family import OVER, PLAY
 from engine.grid import GridGame
-from engine.log import LogWriter
+from engine.logwriter import LogWriter
 from engine.rng import Rng
 from engine.grid_rules import GridRules
 

@@ -7,7 +7,7 @@ each one meaningful (the illegal press comes before the presses it locks).
 """
 
 from engine.family import OVER, PLAY
-from engine.log import LogWriter
+from engine.logwriter import LogWriter
 from engine.rng import Rng
 from engine.row import RowGame
 from engine.row_rules import RowRules

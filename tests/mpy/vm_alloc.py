@@ -10,7 +10,7 @@ from mpyharness import Report, measure, locked
 from alloc_cases import Driver, cases, game_drivers
 from engine.family import OVER, STUCK
 from engine.grid import GridGame
-from engine.log import LogWriter
+from engine.logwriter import LogWriter
 
 report = Report("vm_alloc")
 rows, stuck = cases()

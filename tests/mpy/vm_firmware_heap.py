@@ -78,9 +78,9 @@ def pico_free():
 
 
 from engine.ticks import ticks_add  # noqa: E402
-from hw.app import DONE, GAME, MENU, READY, TITLE  # noqa: E402
+from hw.app.modes import DONE, GAME, MENU, READY, TITLE
 from hw.main import build  # noqa: E402
-from hw.profiles import KEY_START  # noqa: E402
+from hw.board.profiles import KEY_START  # noqa: E402
 
 r = Report("vm_firmware_heap")
 print("info", "fakes of the native modules take %d bytes here; %s"

@@ -1,6 +1,6 @@
 # vm-timeout: 60
 # vm-dirs: hw tests
-"""Proves in MicroPython that hw.record's updates, CRC, save and load allocate nothing.
+"""Proves in MicroPython that hw.store.record's updates, CRC, save and load allocate nothing.
 
 The record is changed between games (a game won, a match won, a tie, a reaction)
 and saved into a ``bytearray`` standing in for ``microcontroller.nvm`` (CircuitPython's
@@ -17,7 +17,7 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 
 from mpyharness import Report  # noqa: E402
 
-from hw import record as rec  # noqa: E402
+from hw.store import record as rec  # noqa: E402
 
 report = Report("vm_record_alloc")
 nvm = bytearray(b"\xff" * 4096)

@@ -26,11 +26,11 @@ from mpyharness import Report, locked, measure  # noqa: E402
 from engine.cards import NO_CARD  # noqa: E402
 from engine.family import PLAY
 from engine.ticks import ticks_add  # noqa: E402
-from hw.app import DONE, GAME, MENU, READY, TITLE  # noqa: E402
+from hw.app.modes import DONE, GAME, MENU, READY, TITLE
 from hw.games import SPEED, SpeedKind  # noqa: E402
 from hw.menu import Menu  # noqa: E402
-from hw.profiles import KEY_START  # noqa: E402
-from hw.speed_keys import CANCEL, pile_button, slot_button  # noqa: E402
+from hw.board.profiles import KEY_START  # noqa: E402
+from hw.games.speed.keys import CANCEL, pile_button, slot_button  # noqa: E402
 
 FRAME_MS = 2
 START_T = (1 << 29) - 40000

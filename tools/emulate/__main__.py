@@ -323,7 +323,7 @@ def _run(args, demo, keep_frames=True):
 
 def _stop_after_match(emu, now):
     """Demo: end 3 s after the (first demo) match is won."""
-    from hw.app import DONE
+    from hw.app.modes import DONE
 
     if emu.app is not None and emu.app.mode == DONE and not getattr(emu, "_ending", False):
         emu._ending = True  # pylint: disable=protected-access

@@ -16,8 +16,8 @@ GIF_STILL_MAX_MS = 3000  # a still stretch longer than this (the idle title) is 
 
 def attract_seconds():
     """The firmware's idle time before attract mode, as it will read it (seconds)."""
-    from hw.app import ATTRACT_MS
-    from hw.profiles import parse_int
+    from hw.app.attract import ATTRACT_MS
+    from hw.board.profiles import parse_int
 
     return max(0, parse_int(os.environ.get("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000))
 

@@ -15,15 +15,15 @@ the cards on the screen, top row of keys = top row of cards)::
 
     START: Space or Enter        F1: help overlay        Esc / close: quit
 
-The firmware's pads mirror the table from each seat (``hw.pads.position``); the
+The firmware's pads mirror the table from each seat (``hw.board.pads.position``); the
 map below is stated in table positions and converted with it, so it stays right
 whatever the pad wiring.
 """
 
 import pygame
 
-from hw.pads import position
-from hw.profiles import KEY_START
+from hw.board.pads import position
+from hw.board.profiles import KEY_START
 
 # (seat, position) -> key name; a key name is pygame's (``pygame.key.name``).
 POSITION_KEYS = (

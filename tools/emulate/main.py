@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD_ID = "desktop_emulator"
-FRAM_PINS = ("GP27", "GP26")  # SCL, SDA: the Pico profiles' (hw.profiles)
+FRAM_PINS = ("GP27", "GP26")  # SCL, SDA: the Pico profiles' (hw.board.profiles)
 
 
 def _with_setting(getenv, key, value):
@@ -170,7 +170,7 @@ class Emulator:
         """
         if self.hold_start_ms is None:
             return
-        from hw.profiles import KEY_START
+        from hw.board.profiles import KEY_START
 
         sys.modules["keypad"].held_at_start.add(KEY_START)
         self.schedule(self.hold_start_ms,

@@ -1,7 +1,7 @@
 """``microcontroller.nvm`` backed by a file, so the menu and stats survive like on a board.
 
 :class:`FileNVM` can also cut the power in the middle of a write (``cut_after``), to
-test that the firmware's record (``hw.record``) survives it: either byte by byte
+test that the firmware's record (``hw.store.record``) survives it: either byte by byte
 (``mode="bytes"``: the file holds every byte written before the cut) or the way
 CircuitPython's RP2040 port writes (``mode="rp2040"``: a write into erased bytes
 programs 256-byte pages; any other write erases the whole 4 KB sector and programs

@@ -11,7 +11,7 @@ Implementation Notes
 
 Without ``tee``, like USB CDC with nobody reading: bytes the terminal cannot buffer
 (about 16 KB on Linux) are dropped, never waited for, and the short count is
-returned, so the firmware goes silent until its next match (``hw.serial_log``).
+returned, so the firmware goes silent until its next match (``hw.board.serial_log``).
 
 With ``tee`` (``--log FILE``), the file is a host that reads everything: every write
 goes to it whole and is reported as taken, so the firmware never stalls and the

@@ -85,7 +85,7 @@ def game_nvm(key):
     """The nvm sector of a device whose menu last chose game ``key`` (hw.games)."""
     from hw.games import KINDS
     from hw.menu import DEFAULTS
-    from hw.record import MORE, Record
+    from hw.store.record import MORE, Record
 
     record = Record(DEFAULTS)
     record.buf[MORE] = [kind.KEY for kind in KINDS].index(key)  # the menu's Game item

@@ -101,8 +101,8 @@ def library_files(site=None):
     site = site or site_packages()
     todo = []
     for package in PROJECT_PACKAGES:
-        for path in sorted((ROOT / package).glob("*.py")):
-            name = package + "." + path.stem
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             todo += imported_modules(path.read_text(encoding="utf-8"), name, False)
     taken, seen = {}, set()
     while todo:
@@ -158,8 +158,8 @@ def drive_files(settings=None, mpy=("lib",), code=None, extra=None):
              "code.py": Path(code).read_bytes() if code else (ROOT / "code.py").read_bytes(),
              "settings.toml": settings_toml(settings or {}).encode("utf-8")}
     for package in PROJECT_PACKAGES:
-        for path in sorted((ROOT / package).glob("*.py")):
-            rel, data = _maybe_mpy("%s/%s" % (package, path.name), path.read_bytes(),
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel, data = _maybe_mpy(path.relative_to(ROOT).as_posix(), path.read_bytes(),
                                    "project" in mpy)
             files[rel] = data
     for rel, path in sorted(library_files().items()):

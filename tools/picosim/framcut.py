@@ -1,7 +1,7 @@
 """Power cuts at every byte of a record save to the FRAM, on the real firmware in the emulated Pico.
 
 With the record's FRAM fitted (``fram.mjs``: an MB85RC256V on GP27/GP26), a save is
-one I2C write of a 98-byte slot (``hw.fram.FramStore.write``) then its read-back.
+one I2C write of a 98-byte slot (``hw.store.fram.FramStore.write``) then its read-back.
 FRAM stores each byte as it arrives, so a cut after N data bytes leaves the slot's
 first N bytes new and the rest as they were. Each cut image must load as the old
 record or the new one, never the defaults or anything else.
@@ -10,10 +10,10 @@ Per scenario: a *save run* (``fram_save_code.py``: the store opened the firmware
 way, one save) without a cut gives the bytes written and the figures; *cut runs*
 (the same save with the FRAM model cutting the power after N data bytes, or inside
 the address bytes) give real cut images; *one load boot* (``fram_load_code.py``)
-loads every cut image in turn through ``hw.fram`` and ``hw.record`` on the Pico
+loads every cut image in turn through ``hw.store.fram`` and ``hw.store.record`` on the Pico
 (the model serves the next image at each read from address 0); and *firmware boots*
 (``nvm_check_code.py``: ``hw.main.build``) check a few points whole. Every answer
-is compared with the CPython model (``hw.fram`` on ``tools.emulate.fram.FileFRAM``
+is compared with the CPython model (``hw.store.fram`` on ``tools.emulate.fram.FileFRAM``
 behind the ``tools.cpstubs`` ``busio.I2C``).
 
 Usage: ``python -m tools.picosim.framcut [--all]``: without ``--all`` the short set
@@ -78,8 +78,8 @@ def _load_save_code():
 
 
 def model_store(fram_image, nvm):
-    """The CPython model: ``(chip, hw.fram.FramStore)`` on a FileFRAM holding ``fram_image``."""
-    from hw.fram import FramStore
+    """The CPython model: ``(chip, hw.store.fram.FramStore)`` on a FileFRAM holding ``fram_image``."""
+    from hw.store.fram import FramStore
     from tools.cpstubs import busio
     from tools.emulate.fram import FileFRAM
 
@@ -97,7 +97,7 @@ def model_store(fram_image, nvm):
 def model_load(fram_image, nvm):
     """``(slot, menu+stats bytes)`` the CPython model loads from ``fram_image``."""
     from hw.menu import DEFAULTS
-    from hw.record import CRC, MENU, Record
+    from hw.store.record import CRC, MENU, Record
 
     r = Record(DEFAULTS)
     slot = r.load(model_store(fram_image, nvm)[1])
@@ -109,7 +109,7 @@ class Case:
 
     def __init__(self, name):
         from hw.menu import DEFAULTS
-        from hw.record import CRC, MENU, Record
+        from hw.store.record import CRC, MENU, Record
         from tools.emulate.nvm import FileNVM
 
         self.name = name

@@ -1,7 +1,7 @@
 """Power cuts at every flash step of a record save, on the real firmware in the emulated Pico.
 
 A *cut run* boots CircuitPython 10.2.1 with a given nvm sector, and its ``code.py``
-(``nvm_save_code.py``) saves the record once (``hw.record.Record.save``, as the
+(``nvm_save_code.py``) saves the record once (``hw.store.record.Record.save``, as the
 firmware does between games). The flash model (``flash.mjs``) stops the emulator as
 erase/program step N+1 of that save is issued (or with it half done: ``partial``),
 keeping the flash as it was. A *check run* boots the firmware itself
@@ -17,7 +17,7 @@ half done (``make powercut``); without it, a short set (the one ``make test`` ru
 Implementation Notes
 --------------------
 
-Two starting nvm images, made on CPython with ``hw.record`` in the emulator's RP2040
+Two starting nvm images, made on CPython with ``hw.store.record`` in the emulator's RP2040
 nvm model (``tools.emulate.nvm.FileNVM``, ``mode="rp2040"``): ``ring`` (3 saves
 done: the next save programs slot 3, one page program) and ``full`` (32 saves: the
 ring is full and the next save starts it over: one 4 KB erase and 16 page
@@ -56,7 +56,7 @@ def _load_save_code():
 
 def images(saves):
     """``(nvm before, nvm after, old image, new image, defaults image)`` for a scenario."""
-    from hw import record as rec
+    from hw.store import record as rec
     from hw.menu import DEFAULTS
     from tools.emulate.nvm import FileNVM
 

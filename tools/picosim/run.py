@@ -43,7 +43,7 @@ BOOT_TIMEOUT_MS = 30000  # emulated ms from reset to "code.py"
 GAP_US = 3000  # SPI silence that ends a burst (one refresh)
 PROFILE = "pico_ili9341"
 FRAM_SIZE = 32768  # the MB85RC256V of fram.mjs
-FRAM_SCL, FRAM_SDA = 27, 26  # I2C1, as hw.profiles' Pico profiles wire it
+FRAM_SCL, FRAM_SDA = 27, 26  # I2C1, as hw.board.profiles' Pico profiles wire it
 
 
 class PicoError(Exception):
@@ -71,7 +71,7 @@ def pin_number(name):
 
 def profile_pins(profile_name=PROFILE):
     """``(key pins by logical key, dc pin, cs pin)`` of a Pico profile."""
-    from hw.profiles import PROFILES
+    from hw.board.profiles import PROFILES
 
     profile = PROFILES[profile_name]
     keys = [pin_number(p) for p in profile["buttons"]["pins"]]

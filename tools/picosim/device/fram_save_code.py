@@ -1,8 +1,8 @@
 """code.py for the picosim's FRAM power-cut runs: one save of the record, as the firmware saves.
 
 Finds the record's home the firmware's way (``hw.main.record_store``: the profile's
-FRAM through ``hw.fram``, or ``microcontroller.nvm`` if none answers), loads
-``hw.record.Record`` from it as the menu does (``hw.menu.DEFAULTS``), applies
+FRAM through ``hw.store.fram``, or ``microcontroller.nvm`` if none answers), loads
+``hw.store.record.Record`` from it as the menu does (``hw.menu.DEFAULTS``), applies
 :func:`change` (what a game between two saves adds) and saves once, printing
 ``fcutsave`` lines: the store, the slot loaded, the slot written and the save's
 length on CircuitPython's clock. ``tools.picosim.framcut`` imports this file on
@@ -30,8 +30,8 @@ def main():
 
     from hw.main import record_store
     from hw.menu import DEFAULTS
-    from hw.profiles import choose
-    from hw.record import Record
+    from hw.board.profiles import choose
+    from hw.store.record import Record
 
     time.sleep(0.3)  # the console must be open before anything is printed
     profile = choose(board.board_id, getattr(board, "DISPLAY", None) is not None, os.getenv)[1]

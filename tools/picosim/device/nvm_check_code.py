@@ -10,8 +10,8 @@ import time
 
 time.sleep(0.3)  # the console must be open before anything is printed
 import hw.main  # noqa: E402
-from hw.app import TITLE  # noqa: E402
-from hw.record import CRC, MENU  # noqa: E402
+from hw.app.modes import TITLE
+from hw.store.record import CRC, MENU  # noqa: E402
 from supervisor import ticks_ms  # noqa: E402
 
 app = hw.main.build()[1]

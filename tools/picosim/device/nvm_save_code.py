@@ -1,6 +1,6 @@
 """code.py for the picosim's power-cut runs: one save of the record, as the firmware saves.
 
-Loads ``hw.record.Record`` from ``microcontroller.nvm`` exactly as the firmware's
+Loads ``hw.store.record.Record`` from ``microcontroller.nvm`` exactly as the firmware's
 menu does (``hw.menu.DEFAULTS``), applies :func:`change` (what a game between two
 saves adds) and saves once, printing ``cutsave`` lines: the slot loaded, the slot
 written, whether the save started the ring over, and the save's length on
@@ -25,7 +25,7 @@ def main():
     from supervisor import ticks_ms
 
     from hw.menu import DEFAULTS
-    from hw.record import Record
+    from hw.store.record import Record
 
     time.sleep(0.3)  # the console must be open before anything is printed
     nvm = microcontroller.nvm

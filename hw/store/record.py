@@ -10,7 +10,7 @@ before it; :meth:`Record.load` takes the newest slot whose CRC holds (defaults i
 none does), and a save never writes over the newest good copy, so a save cut short
 leaves a slot whose CRC fails and the older copy loads on the next boot. Two homes:
 
-* **an I2C FRAM** (:class:`ByteStore`, ``hw.fram``), when the kit has one: two
+* **an I2C FRAM** (:class:`ByteStore`, ``hw.store.fram``), when the kit has one: two
   slots, a save writes the one that is not the newest. FRAM has no erase and writes
   each byte as it arrives, so a cut at any moment leaves the old record or the new
   one, never anything else.
@@ -47,28 +47,33 @@ assignment and allocates nothing; the save that starts the ring over allocates t
 ring's image (about 4 KB) for that one write, left as garbage (without the memory it writes
 slot 0 alone: correct, the ring stays full and the next save tries again).
 
-**Format:** little-endian; version 2 (version 1 was the menu's old 7-byte store, a
-magic byte 0xC5 and six choices, which :meth:`Record.load` still reads for the
-menu choices when no slot is valid). The menu's added choices (the game and the
-shared-row options, ``MORE``) sit after the stats and before the CRC, which moved
-four bytes on; a slot written before they existed (its CRC at ``OLD_CRC``) still
-loads, with :data:`MORE_DEFAULTS` for them, and the next save writes the longer slot.
+**Format:** little-endian; version 3: the menu's common choices, the stats, the
+chosen game (its index in ``hw.games.GAMES``) and each game's own options (a row of
+:data:`OPTION_BYTES` per game, :data:`MAX_GAMES` rows: 0xFF means "not chosen yet",
+the game's default), then the CRC. Every older format still loads: version 2 (the
+game and the row and Speed options in eight bytes after the stats, ``V2_MORE``; or,
+written before those existed, its CRC at ``V2_OLD_CRC``) and version 1 (the menu's
+old 7-byte store: a magic byte 0xC5 and six choices). The next save writes version 3.
+
+**Which slot is the newest:** a save writes the newest slot's sequence number plus one
+(16 bits, wrapping), so the newest valid slot is the one whose successor no valid slot
+holds (the end of its chain); should a damaged or foreign image hold several such
+ends, the highest slot. A save into the ring checks that a load would then take the
+slot it wrote, and otherwise starts the ring over, so no image, however made, can
+shadow a save; on the FRAM the other slot always holds the newest's predecessor.
 
 **Software and Dependencies:** none (pure Python, runs on CPython and CircuitPython).
 """
 
 MAGIC0 = 0x43  # "C"
 MAGIC1 = 0x53  # "S"
-VERSION = 2
+VERSION = 3
 
 LEVELS = 4  # CPU levels with a column in the record (beginner, normal, expert, spare)
 MENU_ITEMS = 6
-# The game (hw.games.KINDS index), the row game's piles, match, redeal, and Speed's
-# cards, same rank, remake, points (the four bytes rowfw kept spare for a further game:
-# zero, Speed's defaults, in a record written before Speed).
-MORE_ITEMS = 8
-MORE_DEFAULTS = bytes((0, 1, 0, 0, 0, 0, 0, 0))  # the 2x4 game; 4 piles, rank, redeal all;
-# 20 cards, not the same rank, remake under the tops, no points
+MAX_GAMES = 8  # games with a row of options (hw.games.GAMES: room for more than today's)
+OPTION_BYTES = 4  # options per game
+UNSET = 0xFF  # an option never chosen: the game's default
 
 # offsets in a slot
 _SEQ = 3  # u16
@@ -85,13 +90,19 @@ TIES_WON = FASTEST + 4  # u16 per seat
 TIES_LOST = TIES_WON + 4  # u16 per seat
 REACT_SUM = TIES_LOST + 4  # u32 per seat (kept below 2**30), ms
 REACT_N = REACT_SUM + 8  # u16 per seat
-OLD_CRC = REACT_N + 4  # where the CRC of a slot without MORE is
-MORE = OLD_CRC  # MORE_ITEMS menu bytes (not stats: reset_stats keeps them)
-CRC = MORE + MORE_ITEMS  # u32 CRC-32 of bytes [0, CRC)
+GAME = REACT_N + 4  # u8: the chosen game (not a stat: reset_stats keeps it)
+OPTIONS = GAME + 1  # MAX_GAMES rows of OPTION_BYTES: each game's own options
+CRC = OPTIONS + MAX_GAMES * OPTION_BYTES  # u32 CRC-32 of bytes [0, CRC)
 SLOT = CRC + 4
 SPACING = 128  # a slot fits in 128 bytes; half a flash page, so no slot spans two pages
 RING = 32  # slots at most: 4 KB
 NVM_BYTES = SPACING + SLOT  # the smallest nvm used: two slots (slot i is at i * SPACING)
+
+# Version 2, still loaded: the game and the row and Speed options after the stats.
+V2_MORE = GAME  # game, row piles, match, redeal, Speed cards, same, remake, points
+V2_CRC = V2_MORE + 8
+V2_OLD_CRC = V2_MORE  # a version 2 slot written before V2_MORE existed
+_V2_OPTIONS = ((1, 1, 3), (2, 4, 4))  # (game index, first byte in V2_MORE, count)
 
 # vs-CPU columns
 VS_GAMES_WON = 0
@@ -106,35 +117,9 @@ FASTEST_UNIT_MS = 10
 _OLD_MAGIC = 0xC5  # version 1: magic + MENU_ITEMS choices at nvm[0]
 
 
-def crc32(buf, start, end):
-    """Return the CRC-32 (zlib's) of ``buf[start:end]`` as ``(high 16 bits) << 16 | low``.
-
-    Computed in two 16-bit halves so no intermediate exceeds 16 bits; only the
-    final combination can be a long int in MicroPython, so callers use
-    :func:`crc32_halves` where allocation matters.
-    """
-    hi, lo = crc32_halves(buf, start, end)
-    return (hi << 16) | lo
-
-
-def crc32_halves(buf, start, end):
-    """Return the CRC-32 of ``buf[start:end]`` as ``(high half, low half)``."""
-    hi = 0xFFFF
-    lo = 0xFFFF
-    for i in range(start, end):
-        lo ^= buf[i]
-        for _ in range(8):
-            odd = lo & 1
-            lo = (lo >> 1) | ((hi & 1) << 15)
-            hi >>= 1
-            if odd:
-                hi ^= 0xEDB8
-                lo ^= 0x8320
-    return hi ^ 0xFFFF, lo ^ 0xFFFF
-
-
-def _crc_at(data, start, end, store):
-    """CRC-32 of ``data[start:end]``, stored at ``data[end:end + 4]`` (``store``) or compared.
+def crc_at(data, start, end, store):
+    """CRC-32 (zlib's) of ``data[start:end]``, stored little-endian at ``data[end:end + 4]``
+    (``store``) or compared with what is there.
 
     Returns True if stored or equal. Inlined halves: no tuple, no long int.
     """
@@ -162,29 +147,26 @@ def _crc_at(data, start, end, store):
 
 
 def _header_ok(data, off):
-    """True if the slot at ``off`` of ``data`` starts with the magic and the version."""
-    return data[off] == MAGIC0 and data[off + 1] == MAGIC1 and data[off + 2] == VERSION
+    """True if the slot at ``off`` of ``data`` starts with the magic and a known version."""
+    return data[off] == MAGIC0 and data[off + 1] == MAGIC1 and 2 <= data[off + 2] <= VERSION
 
 
 def _slot_crc(data, off):
-    """Where the slot at ``off`` of ``data`` has its good CRC: CRC, OLD_CRC (a slot
-    written before MORE existed) or 0 (no magic, another version, or no good CRC)."""
+    """Where the slot at ``off`` of ``data`` has its good CRC (CRC; V2_CRC or V2_OLD_CRC
+    for a version 2 slot), or 0 (no magic, another version, or no good CRC)."""
     if not _header_ok(data, off):
         return 0
-    if _crc_at(data, off, off + CRC, False):
-        return CRC
-    if _crc_at(data, off, off + OLD_CRC, False):
-        return OLD_CRC
+    if data[off + 2] == VERSION:
+        return CRC if crc_at(data, off, off + CRC, False) else 0
+    if crc_at(data, off, off + V2_CRC, False):
+        return V2_CRC
+    if crc_at(data, off, off + V2_OLD_CRC, False):
+        return V2_OLD_CRC
     return 0
 
 
 def _seq(data, off):
     return data[off + _SEQ] | (data[off + _SEQ + 1] << 8)
-
-
-def _newer(a, b):
-    """True if sequence number ``a`` is after ``b`` (16-bit serial number arithmetic)."""
-    return a != b and ((a - b) & 0xFFFF) < 0x8000
 
 
 def _slots(nvm):
@@ -203,23 +185,37 @@ def _erased(data, off):
 
 
 def best_slot(data):
-    """The index of the newest slot of ``data`` whose CRC holds, or -1.
+    """The index of the newest slot of ``data`` whose CRC holds, or -1 (see the module
+    notes: the valid slot whose successor no valid slot holds; the highest on a tie).
 
-    Newest first (the ring fills upwards): a CRC is computed only for a slot that
-    would be newer than the best found, so a boot checks about one.
+    A CRC is computed only for the slot about to be taken (one, on a healthy image);
+    a slot that fails it is set aside and the choice made again.
     """
-    best = -1
-    for index in range(_slots(data) - 1, -1, -1):
-        off = index * SPACING
-        if (_header_ok(data, off)
-                and (best < 0 or _newer(_seq(data, off), _seq(data, best * SPACING)))
-                and _slot_crc(data, off)):
-            best = index
-    return best
+    count = _slots(data)
+    failed = bytearray(count)  # set-up or a save between games: allocating is fine
+    while True:
+        best = -1
+        for index in range(count):
+            off = index * SPACING
+            if failed[index] or not _header_ok(data, off):
+                continue
+            after = (_seq(data, off) + 1) & 0xFFFF
+            ends = True
+            for other in range(count):
+                o_off = other * SPACING
+                if (other != index and not failed[other] and _header_ok(data, o_off)
+                        and _seq(data, o_off) == after):
+                    ends = False
+                    break
+            if ends:
+                best = index
+        if best < 0 or _slot_crc(data, best * SPACING):
+            return best
+        failed[best] = 1
 
 
 class ByteStore:
-    """A store written in place, byte by byte, with no erase: an I2C FRAM (``hw.fram``).
+    """A store written in place, byte by byte, with no erase: an I2C FRAM (``hw.store.fram``).
 
     :meth:`Record.load` and :meth:`Record.save` hand themselves to its ``load(record)``
     and ``save(record)``, so the code for it is loaded only with it.
@@ -229,10 +225,9 @@ class ByteStore:
 class Record:
     """The record in RAM: one slot image, changed in place, written with :meth:`save`."""
 
-    def __init__(self, menu_defaults=bytes(MENU_ITEMS), more_defaults=MORE_DEFAULTS):
+    def __init__(self, menu_defaults=bytes(MENU_ITEMS)):
         self.buf = bytearray(SLOT)
         self.defaults = bytes(menu_defaults)
-        self.more_defaults = bytes(more_defaults)
         self.slot = -1  # index of the slot loaded or last written, -1: none
         self.dirty = False
         self.saves = 0  # saves written since boot
@@ -250,12 +245,13 @@ class Record:
         buf[1] = MAGIC1
         buf[2] = VERSION
         buf[MENU:MENU + MENU_ITEMS] = self.defaults
-        buf[MORE:MORE + MORE_ITEMS] = self.more_defaults
+        for i in range(OPTIONS, CRC):
+            buf[i] = UNSET
         self._reset_stats()
 
     def _reset_stats(self):
         buf = self.buf
-        for i in range(STATS, MORE):
+        for i in range(STATS, GAME):
             buf[i] = 0
         buf[STREAK_SEAT] = 0xFF
         for seat in range(2):
@@ -285,22 +281,30 @@ class Record:
 
     def take_slot(self, data, index):
         """Copy the valid slot ``index`` of ``data`` into the record (load's step; a
-        ``ByteStore`` uses it too)."""
+        ``ByteStore`` uses it too); an older version's slot is converted, and marked
+        dirty so that the next save writes the current format."""
         off = index * SPACING
         buf = self.buf
         end = _slot_crc(data, off)
-        for i in range(end + 4):
-            buf[i] = data[off + i]
         self.slot = index
-        if end == OLD_CRC:  # written before MORE: its defaults, and the long slot next
-            buf[MORE:MORE + MORE_ITEMS] = self.more_defaults
-            _crc_at(buf, 0, CRC, True)
-            self.dirty = True
+        if end == CRC:
+            for i in range(SLOT):
+                buf[i] = data[off + i]
+            return
+        for i in range(V2_OLD_CRC):  # header, menu and stats: the same in version 2
+            buf[i] = data[off + i]
+        buf[2] = VERSION
+        if end == V2_CRC:  # the game, then the row's and Speed's options
+            buf[GAME] = data[off + V2_MORE]
+            for game, first, count in _V2_OPTIONS:
+                for i in range(count):
+                    buf[OPTIONS + game * OPTION_BYTES + i] = data[off + V2_MORE + first + i]
+        self.dirty = True
 
     def stamp(self):
         """The next sequence number and the CRC, before a write."""
         self._put16(_SEQ, (self._get16(_SEQ) + 1) & 0xFFFF)
-        _crc_at(self.buf, 0, CRC, True)
+        crc_at(self.buf, 0, CRC, True)
 
     def save(self, nvm):
         """Write the record (see the module notes); return the slot written or -1.
@@ -323,9 +327,11 @@ class Record:
         if target < count and _erased(nvm, target * SPACING):
             off = target * SPACING
             nvm[off:off + SLOT] = self.buf  # programs erased bytes only
-        else:
-            target = 0
-            self._start_over(nvm, count)
+            if best_slot(nvm) == target:
+                return self.mark_saved(target)
+            # A damaged or foreign image would shadow it: keep this record alone.
+        target = 0
+        self._start_over(nvm, count)
         return self.mark_saved(target)
 
     def mark_saved(self, target):
@@ -381,22 +387,34 @@ class Record:
     def menu_value(self, item):
         return self.buf[MENU + item]
 
-    def more_value(self, i):
-        """The menu's added choice ``i`` (0: the game; 1-3: the row game's options; 4-7
-        Speed's)."""
-        return self.buf[MORE + i]
+    def game(self):
+        """The chosen game's index (``hw.games.GAMES``)."""
+        return self.buf[GAME]
 
-    def set_menu(self, values, more=None):
-        """Take the menu's choices (a bytearray of MENU_ITEMS, and ``more``: MORE_ITEMS);
+    def option(self, game, i):
+        """Option ``i`` of game ``game``, or :data:`UNSET` (never chosen: its default)."""
+        return self.buf[OPTIONS + game * OPTION_BYTES + i]
+
+    def buf_option(self, k):
+        """Byte ``k`` of the options rows (``game * OPTION_BYTES + i``)."""
+        return self.buf[OPTIONS + k]
+
+    def set_menu(self, values, game=None, options=None):
+        """Take the menu's choices: ``values`` (MENU_ITEMS common choices), the game's
+        index and ``options`` (every game's options, MAX_GAMES * OPTION_BYTES);
         mark dirty if they changed."""
+        self._take(MENU, values, MENU_ITEMS)
+        if game is not None and self.buf[GAME] != game:
+            self.buf[GAME] = game
+            self.dirty = True
+        if options is not None:
+            self._take(OPTIONS, options, MAX_GAMES * OPTION_BYTES)
+
+    def _take(self, off, values, n):
         buf = self.buf
-        for i in range(MENU_ITEMS):
-            if buf[MENU + i] != values[i]:
-                buf[MENU + i] = values[i]
-                self.dirty = True
-        for i in range(MORE_ITEMS if more is not None else 0):
-            if buf[MORE + i] != more[i]:
-                buf[MORE + i] = more[i]
+        for i in range(n):
+            if buf[off + i] != values[i]:
+                buf[off + i] = values[i]
                 self.dirty = True
 
     def games(self, seat):

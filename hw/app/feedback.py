@@ -1,10 +1,10 @@
 """What the players are told of each event: a sound, a note on a seat's message line, a flash.
 
 ``hw.app`` hands every engine event to :meth:`Feedback.on_event` (it returns the
-sound, a ``hw.buzzer`` id) and every frame's message id to :meth:`Feedback.message`
+sound, a ``hw.board.buzzer`` id) and every frame's message id to :meth:`Feedback.message`
 (it returns the id to show, and sets ``lines``, the id shown on each seat's line, and
 ``flash``, the positions whose border is lit this frame). The table
-(``hw.table_view.TableView.update``) draws ``lines`` and ``flash``.
+(``hw.games.grid.table.TableView.update``) draws ``lines`` and ``flash``.
 
 What each event gives (on screen; sound):
 
@@ -27,7 +27,7 @@ What each event gives (on screen; sound):
 A note shows for :data:`NOTE_MS` and only while nothing else is to be told (no
 message, or "GO!"). Vs the CPU (seat B), results never say "You" on the CPU's line
 nor "B" on the player's: "CPU wins the game", "Player wins the match". In the demo
-(attract mode) messages pass unchanged (``hw.table_view.DEMO_OF`` words them), and
+(attract mode) messages pass unchanged (``hw.games.grid.table.DEMO_OF`` words them), and
 there are no notes; flashes still show.
 
 Implementation Notes
@@ -37,15 +37,15 @@ Allocation-free per event and per frame: ids and times are small ints kept in a
 ``bytearray`` and two-int lists made in ``__init__``.
 
 **Software and Dependencies:** ``engine.family`` (results and events of every game), ``engine.ticks``;
-``hw.buzzer`` (sound ids), ``hw.messages`` (message ids).
+``hw.board.buzzer`` (sound ids), ``hw.messages`` (message ids).
 """
 
 from engine.family import (
     COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, ILLEGAL, LOCKED, LOST_TIE, TIE,
 )
 from engine.ticks import ticks_add, ticks_diff
-from hw import buzzer as bz
-from hw import messages as tv  # the message ids (no view: it comes with its game)
+from hw.board import buzzer as bz
+from hw import messages  # the message ids (no view: it comes with its game)
 
 NOTE_MS = 1200  # a note's time on its seat's line
 FLASH_MS = 900  # a tie's flash
@@ -55,10 +55,10 @@ PROMPT_MS = 1500
 
 # vs the CPU: the result messages worded for a human A and a CPU B
 _CPU_WORDING = {
-    tv.MSG_WIN_A: tv.MSG_CPU_WIN_A, tv.MSG_WIN_B: tv.MSG_CPU_WIN_B,
-    tv.MSG_MATCH_A: tv.MSG_CPU_MATCH_A, tv.MSG_MATCH_B: tv.MSG_CPU_MATCH_B,
+    messages.MSG_WIN_A: messages.MSG_CPU_WIN_A, messages.MSG_WIN_B: messages.MSG_CPU_WIN_B,
+    messages.MSG_MATCH_A: messages.MSG_CPU_MATCH_A, messages.MSG_MATCH_B: messages.MSG_CPU_MATCH_B,
 }
-CPU_OF = tuple(_CPU_WORDING.get(i, i) for i in range(len(tv.MESSAGES)))
+CPU_OF = tuple(_CPU_WORDING.get(i, i) for i in range(len(messages.MESSAGES)))
 del _CPU_WORDING  # only CPU_OF is needed: give the heap back
 
 
@@ -101,7 +101,7 @@ class Feedback:
         self.flash_from = t
 
     def on_event(self, ev, t, i, game):
-        """An engine event (the sink's arguments); return its sound (``hw.buzzer``)."""
+        """An engine event (the sink's arguments); return its sound (``hw.board.buzzer``)."""
         if ev == EV_PRESS:
             result = game.tick_result[i]
             seat = game.tick_player[i]
@@ -109,19 +109,19 @@ class Feedback:
                 return bz.SOUND_COVER_A if seat == 0 else bz.SOUND_COVER_B
             pos = game.tick_pos[i]
             if result == ILLEGAL:
-                self._note(seat, tv.MSG_ILLEGAL, t)
+                self._note(seat, messages.MSG_ILLEGAL, t)
                 return bz.SOUND_ILLEGAL
             if result == LOCKED:
-                self._note(seat, tv.MSG_LOCKED, t)
+                self._note(seat, messages.MSG_LOCKED, t)
                 return bz.SOUND_LOCKED
             if result == TIE:  # both presses report it: each seat's note, one flash
-                self._note(seat, tv.MSG_TIE, t)
+                self._note(seat, messages.MSG_TIE, t)
                 self._flash((1 << pos) | (game.by_rank[game.tops[pos] >> 2] if self.ranks
                                           else 0), t)
                 return bz.SOUND_TIE
             if result == LOST_TIE:
-                self._note(seat, tv.MSG_LOST_TIE, t)
-                self._note(1 - seat, tv.MSG_WON_TIE, t)
+                self._note(seat, messages.MSG_LOST_TIE, t)
+                self._note(1 - seat, messages.MSG_WON_TIE, t)
                 self._flash(1 << pos, t)
                 return bz.SOUND_LOST_TIE
             return bz.SOUND_NONE  # ignored: dealing, stuck or over
@@ -153,17 +153,17 @@ class Feedback:
         if not self.demo:
             if self.cpu:
                 msg = CPU_OF[msg]
-            if msg == tv.MSG_MATCH_A or msg == tv.MSG_MATCH_B or \
-                    msg == tv.MSG_CPU_MATCH_A or msg == tv.MSG_CPU_MATCH_B:
+            if msg == messages.MSG_MATCH_A or msg == messages.MSG_MATCH_B or \
+                    msg == messages.MSG_CPU_MATCH_A or msg == messages.MSG_CPU_MATCH_B:
                 if not self.match_shown:
                     self.match_shown = True
                     self.match_at = now
                 spent = ticks_diff(now, self.match_at)
                 if spent >= 0 and spent % (RESULT_SHOWN_MS + PROMPT_MS) >= RESULT_SHOWN_MS:
-                    msg = tv.MSG_NEW_MATCH
+                    msg = messages.MSG_NEW_MATCH
             else:
                 self.match_shown = False
-        quiet = msg == tv.MSG_NONE or msg == tv.MSG_GO
+        quiet = msg == messages.MSG_NONE or msg == messages.MSG_GO
         for seat in range(2):
             note = self.notes[seat]
             if note and ticks_diff(now, self.note_until[seat]) >= 0:

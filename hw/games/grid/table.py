@@ -10,7 +10,7 @@ and all of B's text are drawn upside down. From top to bottom::
     A's strip   (A's pack count, LOCKED, the score "A 1 - 0 B  first to 2")
 
 Every card carries its index in two corners, one upright for each seat
-(``hw.card_view``): both players read every card; each row's text is for its seat.
+(``hw.draw.card_view``): both players read every card; each row's text is for its seat.
 The score reads the reader's own letter first ("B 0 - 1 A" on B's strip); vs the
 CPU, seat B is "CPU".
 
@@ -21,12 +21,12 @@ pixel passes through):
   pending/hint/flash mark redraws ~2 px wide strips, not the card), a face (one
   opaque TileGrid over a shared 1-bit bitmap), and two indices (rank and suit, one
   tile each, the second pair turned 180 degrees) and a centre pip, over
-  ``hw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group; at most
+  ``hw.draw.gfx.rank_sheet`` / ``suit_sheet`` (pre-scaled: no scaled group; at most
   :data:`GLYPH_SCALE_MAX`: the pixels a cover redraws are what it costs), opaque,
   sharing the card's palette (its colour). Showing another card sets at most five tile
   indices and one palette entry: the refresh redraws those tiles only, each pixel
   from one layer. Row B's cards are the same, their pip turned;
-* all text is ``hw.text.Text`` (glyph tiles over one prebuilt glyph sheet, each field
+* all text is ``hw.draw.text.Text`` (glyph tiles over one prebuilt glyph sheet, each field
   an opaque box in the colour below it: one layer per pixel): a pack count going down
   redraws a digit cell; LOCKED is a red box shown or hidden; messages change only the
   cells that differ, and never in the frame that redraws cards: a game's last cover
@@ -36,34 +36,28 @@ The scene is built when the table is shown (``hw.app`` builds one screen at a ti
 and :meth:`TableView.update` reads the engine's views and touches only what changed
 since the last frame: steady-state frames allocate nothing. Border colours: orange
 marks a pending position, light blue a coverable one when hints are on, magenta a
-flashing one (a tie, see ``hw.feedback``, which also gives each seat's line a note). In attract
+flashing one (a tie, see ``hw.app.feedback``, which also gives each seat's line a note). In attract
 mode (``hw.app``) the message line carries the "DEMO - press any button" banner
 (``MSG_DEMO``; see ``DEMO_OF``).
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``; reads
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``; reads
 ``engine.grid.GridGame`` views (``tops``, ``packs``, ``pending``, ``coverable``,
 ``phase``, ``locked_at``, ``score``, ``changes``) and, optionally, a
-``hw.feedback.Feedback`` (``lines``, ``flash``, ``cpu``); ``hw.messages`` (the texts).
+``hw.app.feedback.Feedback`` (``lines``, ``flash``, ``cpu``); ``hw.messages`` (the texts).
 """
 
 import displayio
 
 from engine.cards import NO_CARD
 from engine.family import PLAY
-from hw import gfx
-from hw import card_view
-from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale  # noqa: F401 (re-exported)
-from hw.text import LEFT, RIGHT, Text
-from hw.messages import (  # noqa: F401 (re-exported: the names the 2x4 table used)
-    MSG_NONE, MSG_READY, MSG_DEAL, MSG_GO, MSG_STUCK, MSG_WIN_A, MSG_WIN_B, MSG_DRAW,
-    MSG_DEADLOCK, MSG_MATCH_A, MSG_MATCH_B, MSG_PAUSED, MSG_DEMO, MSG_DEMO_WIN_A,
-    MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_CPU_WIN_A, MSG_CPU_WIN_B,
-    MSG_CPU_MATCH_A, MSG_CPU_MATCH_B, MSG_NEW_MATCH, MSG_TIE, MSG_LOST_TIE, MSG_WON_TIE,
-    MSG_LOCKED, MSG_ILLEGAL, DEMO_TEXT, MESSAGES, MESSAGE_WIDTH, DEMO_OF, PACK_TEXT, PACK_AT,
-)
+from hw.draw import gfx
+from hw.draw import card_view
+from hw.draw.card_view import CardView, Shapes
+from hw.draw.text import LEFT, RIGHT, Text
+from hw.messages import MESSAGES, MESSAGE_WIDTH, MSG_NONE, PACK_AT, PACK_TEXT
 
 NAMES = (b"A", b"B")  # the seats, in the score line
 CPU_NAME = b"CPU"  # seat B vs the CPU
@@ -82,7 +76,7 @@ def table_layout(width, height):
     gap = max(2, width // 80)
     card_h = (height - 2 * strip - middle) // 2 - 2 * gap
     card_w = width // 4 - 2 * gap
-    # Two corner indices and a pip, as large as fit (hw.card_view.card_layout).
+    # Two corner indices and a pip, as large as fit (hw.draw.card_view.card_layout).
     scale = card_view.card_layout(card_w, card_h)["rank_scale"]
     return {
         "width": width, "height": height, "strip": strip, "middle": middle, "gap": gap,
@@ -109,7 +103,7 @@ def card_places(geo):
 
 def card_sheets(width, height):
     """Return ``(ranks, suits, pips)``: the sheets for a ``width x height`` table's cards
-    (``hw.card_view.card_sheets``; ``pips`` None if the cards have no room for one)."""
+    (``hw.draw.card_view.card_sheets``; ``pips`` None if the cards have no room for one)."""
     geo = table_layout(width, height)
     return card_view.card_sheets(geo["card_w"], geo["card_h"])
 
@@ -118,7 +112,7 @@ class TableView:
     """The game scene for a ``width x height`` display; ``group`` is its root."""
 
     def __init__(self, width, height, glyphs, cards):
-        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets` for
+        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets` for
         this screen (made once by the caller and kept: they do not change)."""
         geo = table_layout(width, height)
         self.geometry = geo
@@ -190,7 +184,7 @@ class TableView:
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``MSG_*`` id) to both players, or ``lines[seat]``
-        to each seat if given (``hw.feedback``: a note for one seat)."""
+        to each seat if given (``hw.app.feedback``: a note for one seat)."""
         self.message = msg
         for seat in range(2):
             shown = msg if lines is None else lines[seat]
@@ -237,7 +231,7 @@ class TableView:
 
     def update(self, game, now, msg, hints, feedback=None):
         """Bring the scene up to date with ``game`` at time ``now`` (and with
-        ``feedback``, a ``hw.feedback.Feedback``, if given: notes, flashes, the CPU)."""
+        ``feedback``, a ``hw.app.feedback.Feedback``, if given: notes, flashes, the CPU)."""
         wins = game.rules.wins
         flash = 0
         cpu = False

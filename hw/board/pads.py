@@ -34,11 +34,11 @@ RP2350's pull-down erratum rules out active-high), or a key matrix with diodes.
 **Software and Dependencies:** CircuitPython 9/10 ``keypad`` (``Event.timestamp``, ``reset``,
 ``EventQueue.get_into``, ``overflowed``; ``debounce_threshold``, added in 9.0 by
 adafruit/circuitpython#8855 -- the scanner is rebuilt without it on older firmware that
-rejects the keyword), ``board``; ``hw.profiles``, ``engine.ticks``.
+rejects the keyword), ``board``; ``hw.board.profiles``, ``engine.ticks``.
 """
 
 from engine.ticks import ticks_diff
-from hw.profiles import KEY_COUNT, KEY_START, NO_KEY
+from hw.board.profiles import KEY_COUNT, KEY_START, NO_KEY
 
 SCAN_INTERVAL = 0.002  # s: the scan period is the timestamp resolution
 DEBOUNCE = 3  # scans a key must hold its new state (about 6 ms)
@@ -72,7 +72,7 @@ class Buttons:
         self.stale = bytearray(KEY_COUNT)  # down at the last overflow: re-report expected
         self.resync_at = 0  # time of the last overflow check
         self.resyncing = False  # stale keys may still be re-reported
-        self.injector = None  # hw.testmode.KeyInjector: key events from the data port
+        self.injector = None  # hw.board.hil_keys.KeyInjector: key events from the data port
         self.port = None  # usb_cdc.data: the injector is made when a host first writes
         self.clock = None  # ticks_ms, for the injector
         self.wiring = None  # the profile's "buttons" entry: the pins the builder wired
@@ -113,7 +113,7 @@ class Buttons:
             return True
         injector = self.injector
         if injector is None and self.port is not None and self.port.in_waiting:
-            from hw.testmode import KeyInjector  # the first bytes from a host: listen
+            from hw.board.hil_keys import KeyInjector  # the first bytes from a host: listen
 
             injector = self.injector = KeyInjector(self.port, self.clock)
         if injector is not None and injector.next():  # test mode: the same path

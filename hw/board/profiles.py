@@ -7,7 +7,7 @@ Buttons are numbered by *logical key*:
 
 * ``0..7``  pad A, ``8..15`` pad B: ``seat * 8 + button``, where a pad's buttons are
   ``0..3`` its near row and ``4..7`` its far row, each left to right as seen from
-  that seat (``hw.pads`` turns a button into a table position);
+  that seat (``hw.board.pads`` turns a button into a table position);
 * ``16`` START/MENU.
 
 A ``"keys"`` pad set lists one pin per logical key (key number = logical key); a
@@ -28,7 +28,7 @@ parsed here.
 A bad value raises :class:`SettingError` naming the setting and the value
 (``CSPEED_ROTATION=180.0: must be 0, 90, 180 or 270``), and so does a pin used twice
 (two buttons, a button and the display or the piezo): ``hw.main.run`` shows the
-message on the display (``hw.error_view``) and stops there.
+message on the display (``hw.views.error_view``) and stops there.
 
 Implementation Notes
 --------------------
@@ -36,7 +36,7 @@ Implementation Notes
 **Hardware:** Raspberry Pi Pico / Pico 2 (reference), 2.8" ILI9341 320x240 SPI TFT;
 ST7789 240x240 / 240x135 alternatives; boards with a built-in display.
 
-**Software and Dependencies:** none (pure data); used by ``hw.display``, ``hw.pads``
+**Software and Dependencies:** none (pure data); used by ``hw.board.display``, ``hw.board.pads``
 and ``tools/wiring.py``.
 """
 
@@ -59,7 +59,7 @@ _PICO_BUTTONS = {
     ),
 }
 
-# The optional I2C FRAM that keeps the record safe from power cuts (hw.fram):
+# The optional I2C FRAM that keeps the record safe from power cuts (hw.store.fram):
 # (SCL, SDA) on the Pico's I2C1.
 _PICO_FRAM = ("GP27", "GP26")
 

@@ -1,7 +1,7 @@
 """The record's home on an optional I2C FRAM, where no power cut can corrupt it.
 
 A Pico's ``microcontroller.nvm`` is one flash sector that must be erased whole now
-and then, and a cut during that erase loses the record (``hw.record``). An FRAM has
+and then, and a cut during that erase loses the record (``hw.store.record``). An FRAM has
 no erase: each byte is written as it arrives over I2C, so a save cut at any moment
 leaves the slot it was writing half done (its CRC fails) and the other slot whole.
 
@@ -30,10 +30,10 @@ pins (nothing fitted) ``busio.I2C`` itself raises ``RuntimeError``.
 **Allocation:** buffers are made once here; a save is two bus transactions and a
 compare between games, never during play.
 
-**Software and Dependencies:** ``busio`` (CircuitPython); ``hw.record``.
+**Software and Dependencies:** ``busio`` (CircuitPython); ``hw.store.record``.
 """
 
-from hw.record import NVM_BYTES, SLOT, SPACING, ByteStore, best_slot
+from hw.store.record import NVM_BYTES, SLOT, SPACING, ByteStore, best_slot
 
 ADDRESS = 0x50
 ID_ADDRESS = 0x7C  # the MB85RC's reserved device-ID address

@@ -15,23 +15,23 @@ game's rows do. The row holds 3, 4 or 6 piles (``game.piles``): the view keeps s
 pile places, at the six-pile width, and spreads the ones in use evenly across the
 screen when the pile count changes (a match of another variation), hiding the rest.
 
-Drawing follows ``hw.table_view`` (its module doc has the design): cards are
-``hw.card_view.CardView`` over one ``Shapes`` per card size and the sheets of
+Drawing follows ``hw.games.grid.table`` (its module doc has the design): cards are
+``hw.draw.card_view.CardView`` over one ``Shapes`` per card size and the sheets of
 :func:`card_sheets` (made once, at one glyph scale whatever the pile count, so the
-sheets survive a change of variation), text is ``hw.text.Text``, and
+sheets survive a change of variation), text is ``hw.draw.text.Text``, and
 :meth:`RowView.update` touches only what changed since the last frame: steady-state
 and press frames allocate nothing. Pile borders: light blue marks a pile someone can
 play on when hints are on. A tie (both players on one pile in one tick) is told on
 the message line, "Tie - nobody plays" (or "Tie - coin toss"), for :data:`TIE_MS`
 when no other message is due; the messages are those of ``hw.messages``, and each
-seat's line also shows that seat's notes from ``hw.feedback`` ("Not a match!",
+seat's line also shows that seat's notes from ``hw.app.feedback`` ("Not a match!",
 "Locked: wait", who won a coin toss).
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``,
-``hw.card_view``, ``hw.messages``; reads ``engine.row.RowGame``
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``,
+``hw.draw.card_view``, ``hw.messages``; reads ``engine.row.RowGame``
 views (``piles``, ``tops``, ``active``, ``packs``, ``coverable``, ``phase``,
 ``locked_at``, ``score``, ``ties``, ``changes``, ``rules``).
 """
@@ -42,13 +42,13 @@ from engine.cards import NO_CARD
 from engine.family import PLAY
 from engine.family_rules import TIE_COIN
 from engine.ticks import ticks_diff
-from hw import gfx
-from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
+from hw.draw import gfx
+from hw.draw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
 from hw.messages import (
     LOCKED_TEXT, MESSAGE_WIDTH, MESSAGES, MSG_DEMO, MSG_GO, MSG_NONE, MSG_TIE, OF_AT, PACK_AT,
     PACK_TEXT, WON_AT, WON_TEXT,
 )
-from hw.text import LEFT, RIGHT, Text
+from hw.draw.text import LEFT, RIGHT, Text
 
 MAX_PILES = 6  # engine.row.MAX_PILES (not imported: the view needs no engine module)
 TIE_MS = 900  # how long "Tie" stays on the message line
@@ -106,14 +106,13 @@ class RowView:
     """The row game's scene for a ``width x height`` display; ``group`` is its root."""
 
     def __init__(self, width, height, glyphs, cards):
-        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets`."""
+        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets`."""
         geo = row_layout(width, height)
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
         self.group.append(background)
         strip = geo["strip"]
-        gap = geo["gap"]
         band = geo["band"]
         half = geo["half"]
         scale = geo["scale"]
@@ -210,7 +209,7 @@ class RowView:
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``hw.messages`` ``MSG_*`` id) to both players, or
-        ``lines[seat]`` to each seat if given (``hw.feedback``: a note for one seat;
+        ``lines[seat]`` to each seat if given (``hw.app.feedback``: a note for one seat;
         not its "Tie!" note, as this screen words ties itself)."""
         self.message = msg
         shown = self.shown
@@ -230,7 +229,7 @@ class RowView:
 
     def update(self, game, now, msg, hints, feedback=None):
         """Bring the scene up to date with ``game`` at time ``now`` (``feedback``, the
-        app's ``hw.feedback.Feedback``: its message ids arrive worded in ``msg``, its
+        app's ``hw.app.feedback.Feedback``: its message ids arrive worded in ``msg``, its
         notes in ``lines``; this screen tells ties itself and draws no flashes)."""
         wins = game.rules.wins
         busy = False  # cards redrawn this frame: the message waits for the next

@@ -7,7 +7,7 @@ event has its own: a click for a cover (higher for A than for B, so a player hea
 who covered), a dull thud for a press on a locked pad, a low buzz for an illegal
 press, a falling pair for a lost coin toss, a double chirp for a tie, a falling
 tone for "no match", a rising run for a redeal, a long tone for a game's end and a
-fanfare for a match's. Which event makes which sound: ``hw.feedback``. Without a
+fanfare for a match's. Which event makes which sound: ``hw.app.feedback``. Without a
 piezo, :class:`Silent` does nothing.
 
 Implementation Notes

@@ -3,7 +3,7 @@
 ``tools/hil --port`` sends ``CSPEED TEST 1``; the firmware answers ``# test mode on``
 and from then on takes ``K <key> <1|0>`` lines (logical key ``seat * 8 + button``,
 START = 16; 1 = pressed) as key events. :class:`KeyInjector` is polled by
-``hw.pads.Buttons.read`` once the keypad queue is empty, so an injected event leaves
+``hw.board.pads.Buttons.read`` once the keypad queue is empty, so an injected event leaves
 ``read()`` exactly like a keypad event (``key``, ``pressed``, ``timestamp``) and
 takes the firmware's one key path; its timestamp is the board's ``ticks_ms()`` when
 the line was read. The mode is never saved: a reset ends it.

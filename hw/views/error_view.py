@@ -1,20 +1,20 @@
 """A plain screen of glyph text: a bad setting's message, readable on the device.
 
 On a board a person sees only the display, so a setting that stops the firmware
-(``hw.profiles.SettingError``, a missing pin) is shown here as well as printed on
+(``hw.board.profiles.SettingError``, a missing pin) is shown here as well as printed on
 the console. :func:`wrap` breaks the message into lines that fit the screen.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx`` (glyph sheet, colours),
-``hw.text``. Set-up only: it allocates, and is never built during play.
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx`` (glyph sheet, colours),
+``hw.draw.text``. Set-up only: it allocates, and is never built during play.
 """
 
 import displayio
 
-from hw import gfx
-from hw.text import LEFT, Text
+from hw.draw import gfx
+from hw.draw.text import LEFT, Text
 
 HEADING = b"SETTINGS ERROR"
 LINE_H = gfx.GLYPH_H + 2

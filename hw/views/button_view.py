@@ -14,18 +14,18 @@ Implementation Notes
 
 Built when the mode is entered and dropped when it is left (``hw.app``), like every
 screen; imported only then. Per frame, :meth:`ButtonView.update` redraws only the
-boxes of keys that changed (palette entries and tile indices of ``hw.text.Text``
+boxes of keys that changed (palette entries and tile indices of ``hw.draw.text.Text``
 fields, numbers written digit by digit) and the hold-to-leave countdown: 0 B.
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``; shows a
-``hw.button_test.ButtonTest``.
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``; shows a
+``hw.views.button_check.ButtonTest``.
 """
 
 import displayio
 
-from hw import gfx
-from hw.profiles import KEY_START
-from hw.text import LEFT, Text
+from hw.draw import gfx
+from hw.board.profiles import KEY_START
+from hw.draw.text import LEFT, Text
 
 TITLE = b"BUTTON TEST"
 LEGEND = b"bN: bounces"  # beside the title: "12 b0" is 12 presses, no bounce

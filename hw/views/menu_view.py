@@ -6,22 +6,22 @@ value; far-row buttons do the same); seat B sees a short upside-down note. The m
 heading is its first item, the game ("Game: Shared row"); below it at most
 :data:`ROWS` option lines, a window that scrolls with the cursor when the chosen game
 has more options than fit (the shared row's nine). All text
-is ``hw.text.Text`` (glyph tiles over the one glyph sheet). Each scene is built only
+is ``hw.draw.text.Text`` (glyph tiles over the one glyph sheet). Each scene is built only
 while it is shown (``hw.app`` builds one screen at a time); the menu's option texts
 are made when it is built, so a menu key only stores tile indices.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``; draws a
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``; draws a
 ``hw.menu.Menu``.
 """
 
 import displayio
 
-from hw import gfx
-from hw.menu import GAME, LABELS, ORDER
-from hw.text import LEFT, Text
+from hw.draw import gfx
+from hw.menu import GAME
+from hw.draw.text import LEFT, Text
 
 TITLE = b"California Speed"
 PRESS_START = b"Press START"
@@ -83,11 +83,13 @@ class MenuView:
         # line: start higher so the last one ends a glyph (12 px) + 2 above it.
         self.top = min(height // 2 - line, help_y - 14 - (ROWS - 1) * line)
         margin = max(6, width // 20)
-        self.texts = tuple(tuple(("%s: %s" % (LABELS[item], value)).encode()
-                                 for value in choices)
-                           for item, choices in enumerate(menu.choices))
-        longest = max(len(t) for item, texts in enumerate(self.texts) if item != GAME
-                      for t in texts)
+        # Every line's texts for the chosen game's items (a game chosen in the menu
+        # rebuilds this screen: its options are other items).
+        self.texts = {}
+        for item in menu.order:
+            self.texts[item] = tuple(("%s: %s" % (menu.label(item), value)).encode()
+                                     for value in menu.choices(item))
+        longest = max(len(t) for item in menu.order if item != GAME for t in self.texts[item])
         self.lines = []
         for row in range(ROWS):
             field = Text(glyphs, longest + 2, gfx.TEXT, 1, False, (0.0, 0.5),
@@ -120,7 +122,7 @@ class MenuView:
         # frame allocates nothing, as a game frame).
         at = 0
         count = 0
-        for item in ORDER:
+        for item in menu.order:
             if item != GAME and menu.visible(item):
                 if item == menu.cursor:
                     at = count
@@ -134,7 +136,7 @@ class MenuView:
         self.first = first
         row = 0
         index = 0
-        for item in ORDER:
+        for item in menu.order:
             if item == GAME or not menu.visible(item):
                 continue
             if first <= index < first + ROWS:

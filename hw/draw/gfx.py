@@ -5,7 +5,7 @@ by storing ints (a tile index, a palette entry), which allocates nothing:
 
 * :func:`glyph_sheet` renders printable ASCII (32..126) of a fixed-cell font
   (``terminalio.FONT``, 6x12) into ONE 1-bit bitmap, one tile per character: the
-  tile of byte ``c`` is ``c - 32``. ``hw.text.Text`` shows text as a TileGrid over it.
+  tile of byte ``c`` is ``c - 32``. ``hw.draw.text.Text`` shows text as a TileGrid over it.
 * :func:`rank_sheet` holds the 13 ranks (``A 2 .. 10 J Q K``, "10" as one tile) and
   a blank, one ``RANK_TILE_W x RANK_TILE_H`` tile each (font pixels, drawn
   ``scale x scale`` screen pixels each: pre-scaled, no scaled group); a rank's glyphs
@@ -16,7 +16,7 @@ by storing ints (a tile index, a palette entry), which allocates nothing:
   order; drawn here, because ``terminalio.FONT`` on a board has no suit glyphs) and
   a blank, ``SUIT_SIZE`` square. A card shows one tile of each, in the card's own
   palette (red or black); what a cover costs is the pixels it redraws (about 5.6 us
-  each through displayio on the emulated Pico), see ``hw.table_view``.
+  each through displayio on the emulated Pico), see ``hw.games.grid.table``.
 
 Implementation Notes
 --------------------

@@ -1,4 +1,4 @@
-"""The stats screen's reset gesture (the screen itself is ``hw.stats_view``).
+"""The stats screen's reset gesture (the screen itself is ``hw.views.stats_view``).
 
 :class:`ResetGesture` makes resetting the stats hard to do by accident: hold pad A's
 button 1 and pad B's button 1 (the first near-row button of each pad) together for
@@ -12,11 +12,11 @@ Implementation Notes
 ``ResetGesture`` holds ints only; :meth:`ResetGesture.key` and
 :meth:`ResetGesture.tick` allocate nothing.
 
-**Software and Dependencies:** ``engine.ticks``; ``hw.profiles`` (``KEY_START``).
+**Software and Dependencies:** ``engine.ticks``; ``hw.board.profiles`` (``KEY_START``).
 """
 
 from engine.ticks import ticks_diff
-from hw.profiles import KEY_START
+from hw.board.profiles import KEY_START
 
 HOLD_MS = 3000
 CONFIRM_MS = 5000

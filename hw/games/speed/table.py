@@ -10,11 +10,11 @@ and all of B's text are drawn upside down. From top to bottom::
     A's strip   A's draw pile count, message (LOCKED over it), A's score
 
 * The middle piles are the biggest cards (rank and suit at the largest glyph scale,
-  ``hw.card_view.GLYPH_SCALE_MAX``); pile 0 is on A's left, as RULES-SPEED.md puts
+  ``hw.draw.card_view.GLYPH_SCALE_MAX``); pile 0 is on A's left, as RULES-SPEED.md puts
   it. Each side pile's count is written beside its middle pile twice, upright for A
   (below the middle line) and upside down for B (above it), so both read it.
 * A hand card's border tells its state to its owner: orange = selected
-  (``hw.speed_keys``: waiting for a pile button), red = the pad is locked (all five),
+  (``hw.games.speed.keys``: waiting for a pile button), red = the pad is locked (all five),
   light blue = it fits a pile (hints on: attract mode, or the menu's hints), dark =
   an empty slot.
 * A tie (both players on one pile in one tick) flashes both piles' borders gold and
@@ -23,9 +23,9 @@ and all of B's text are drawn upside down. From top to bottom::
 * Messages are short (at most :data:`MESSAGE_WIDTH` characters: the strip also holds
   the counts on a 240-pixel-wide screen); a game won by going out says "Speed!",
   one won on a deadlock by fewer cards says so. Each seat's strip also shows that
-  seat's notes from ``hw.feedback`` ("Not 1 up or down!", "Locked: wait").
+  seat's notes from ``hw.app.feedback`` ("Not 1 up or down!", "Locked: wait").
 
-Drawing design as in ``hw.table_view`` (``hw.card_view.CardView`` per card, ``hw.text``
+Drawing design as in ``hw.games.grid.table`` (``hw.draw.card_view.CardView`` per card, ``hw.draw.text``
 glyph tiles for text, one layer per pixel): :meth:`SpeedView.update` reads the
 engine's views and touches only what changed, so a frame allocates nothing; cards are
 redrawn first, a message one frame later.
@@ -33,11 +33,11 @@ redrawn first, a message one frame later.
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``,
-``hw.card_view``, ``hw.messages`` (the message ids ``hw.app`` gives); reads
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``,
+``hw.draw.card_view``, ``hw.messages`` (the message ids ``hw.app`` gives); reads
 ``engine.speed.SpeedGame`` views (``tops``, ``hands``, ``draws``, ``sides``,
 ``legal``, ``phase``, ``locked_at``, ``score``, ``points``, ``ties``, ``result``,
-``why``, ``changes``, ``rules``) and ``game.controls`` (``hw.speed_keys.Controls``,
+``why``, ``changes``, ``rules``) and ``game.controls`` (``hw.games.speed.keys.Controls``,
 put on the engine by ``hw.games.SpeedKind``: the selections).
 """
 
@@ -46,10 +46,10 @@ import displayio
 from engine.cards import NO_CARD
 from engine.family import PLAY, WHY_DEADLOCK
 from engine.ticks import ticks_add, ticks_diff
-from hw import gfx
-from hw import messages as msgs
-from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
-from hw.text import LEFT, RIGHT, Text
+from hw.draw import gfx
+from hw import messages
+from hw.draw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
+from hw.draw.text import LEFT, RIGHT, Text
 
 _SLOTS = 5
 TIE_MS = 700
@@ -58,21 +58,21 @@ TIE_MS = 700
 # words where the shared text says something else or is too long for the strip),
 # then Speed's own ids after them.
 _SPEED_WORDS = {
-    msgs.MSG_STUCK: (b"Stuck - turning", b"Stuck - turning"),
-    msgs.MSG_DRAW: (b"Draw - new deal", b"Draw - new deal"),
-    msgs.MSG_PAUSED: (b"Paused - START", b"Paused - START"),
-    msgs.MSG_DEMO: (b"DEMO: press a key", b"DEMO: press a key"),
-    msgs.MSG_CPU_WIN_A: (b"You win the game!", b"Player wins"),
-    msgs.MSG_CPU_MATCH_A: (b"You win the match!", b"Player wins match"),
-    msgs.MSG_TIE: (b"Tie - nothing moves", b"Tie - nothing moves"),
-    msgs.MSG_ILLEGAL: (b"Not 1 up or down!", b"Not 1 up or down!"),
+    messages.MSG_STUCK: (b"Stuck - turning", b"Stuck - turning"),
+    messages.MSG_DRAW: (b"Draw - new deal", b"Draw - new deal"),
+    messages.MSG_PAUSED: (b"Paused - START", b"Paused - START"),
+    messages.MSG_DEMO: (b"DEMO: press a key", b"DEMO: press a key"),
+    messages.MSG_CPU_WIN_A: (b"You win the game!", b"Player wins"),
+    messages.MSG_CPU_MATCH_A: (b"You win the match!", b"Player wins match"),
+    messages.MSG_TIE: (b"Tie - nothing moves", b"Tie - nothing moves"),
+    messages.MSG_ILLEGAL: (b"Not 1 up or down!", b"Not 1 up or down!"),
 }
-_OWN = len(msgs.MESSAGES)
+_OWN = len(messages.MESSAGES)
 MSG_OUT_A = _OWN  # replaces MSG_WIN_A when A went out
 MSG_OUT_B = _OWN + 1
 MSG_FEWER_A = _OWN + 2  # a deadlock won with fewer cards
 MSG_FEWER_B = _OWN + 3
-MESSAGES = tuple(_SPEED_WORDS.get(i, texts) for i, texts in enumerate(msgs.MESSAGES)) + (
+MESSAGES = tuple(_SPEED_WORDS.get(i, texts) for i, texts in enumerate(messages.MESSAGES)) + (
     (b"Speed! You win!", b"Speed! A is out"),
     (b"Speed! B is out", b"Speed! You win!"),
     (b"Stuck: you win", b"Stuck: A has fewer"),
@@ -161,7 +161,7 @@ class SpeedView:
     """The Speed scene for a ``width x height`` display; ``group`` is its root."""
 
     def __init__(self, width, height, glyphs, sheets):
-        """``glyphs``: ``hw.gfx.glyph_sheet()``; ``sheets``: :func:`card_sheets` (made once
+        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``sheets``: :func:`card_sheets` (made once
         and kept)."""
         geo = speed_layout(width, height)
         self.geometry = geo
@@ -245,23 +245,23 @@ class SpeedView:
         self.tie_on = False
         self.message = -1
         self.shown = bytearray(b"\xff\xff")  # the message id on each seat's line
-        self.set_message(msgs.MSG_NONE)
+        self.set_message(messages.MSG_NONE)
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's) to
-        both players, or ``lines[seat]`` to each seat if given (``hw.feedback``: a note
+        both players, or ``lines[seat]`` to each seat if given (``hw.app.feedback``: a note
         for one seat; not its tie note, as this screen words ties itself)."""
         self.message = msg
         shown = self.shown
         for seat in range(2):
-            line = msg if lines is None or lines[seat] == msgs.MSG_TIE else lines[seat]
+            line = msg if lines is None or lines[seat] == messages.MSG_TIE else lines[seat]
             if line != shown[seat]:
                 shown[seat] = line
                 self.messages[seat].set(MESSAGES[line][seat])
 
     def update(self, game, now, msg, hints, feedback=None):
         """Bring the scene up to date with ``game`` at time ``now`` (``feedback``: the
-        app's ``hw.feedback.Feedback``; its wording arrives in ``msg``, ties are drawn here)."""
+        app's ``hw.app.feedback.Feedback``; its wording arrives in ``msg``, ties are drawn here)."""
         busy = False  # cards redrawn this frame: the message waits for the next
         ties = game.ties
         if ties != self.ties:
@@ -289,17 +289,17 @@ class SpeedView:
             busy = self._cards(game, hints, locked_now)
             self._counts(game)
         if not busy:
-            if self.tie_on and (msg == msgs.MSG_NONE or msg == msgs.MSG_GO or
-                                msg == msgs.MSG_DEMO):
-                msg = msgs.MSG_TIE
-            elif msg == msgs.MSG_WIN_A or msg == msgs.MSG_WIN_B or msg == msgs.MSG_DEMO_WIN_A or \
-                    msg == msgs.MSG_DEMO_WIN_B:
-                a = msg == msgs.MSG_WIN_A or msg == msgs.MSG_DEMO_WIN_A
+            if self.tie_on and (msg == messages.MSG_NONE or msg == messages.MSG_GO or
+                                msg == messages.MSG_DEMO):
+                msg = messages.MSG_TIE
+            elif msg == messages.MSG_WIN_A or msg == messages.MSG_WIN_B or msg == messages.MSG_DEMO_WIN_A or \
+                    msg == messages.MSG_DEMO_WIN_B:
+                a = msg == messages.MSG_WIN_A or msg == messages.MSG_DEMO_WIN_A
                 if game.why == WHY_DEADLOCK:
                     msg = MSG_FEWER_A if a else MSG_FEWER_B
                 else:
                     msg = MSG_OUT_A if a else MSG_OUT_B
-            elif msg == msgs.MSG_NONE or msg == msgs.MSG_GO:  # quiet: a seat's note may show
+            elif msg == messages.MSG_NONE or msg == messages.MSG_GO:  # quiet: a seat's note may show
                 self.set_message(msg, feedback.lines if feedback is not None else None)
                 return
             self.set_message(msg)

@@ -2,7 +2,7 @@
 
 Every game screen (the 2x4 table, and the other games' screens) draws its cards with
 :class:`CardView` over one :class:`Shapes` (the bitmaps and the layout all cards of a
-screen share). The drawing design is in ``hw.table_view``'s module doc: a card is a few
+screen share). The drawing design is in ``hw.games.grid.table``'s module doc: a card is a few
 opaque TileGrids; showing another card sets tile indices and one palette entry, so a
 steady-state frame allocates nothing.
 
@@ -15,7 +15,7 @@ A card is drawn as real cards are, so that both players read every card::
     +-----------+
 
 The two indices are where a 180-degree turn of the card puts them, so a card looks the
-same in either row except for its pip. 6 and 9 are underlined (``hw.gfx``): B's 9 never
+same in either row except for its pip. 6 and 9 are underlined (``hw.draw.gfx``): B's 9 never
 reads as A's 6. :func:`card_layout` chooses the arrangement for a card's size: the rank
 beside its suit ("side") when the card is wide enough, else the suit under the rank
 ("stack"), the largest rank scale that fits (up to :data:`GLYPH_SCALE_MAX`), then the
@@ -32,13 +32,13 @@ design of before: 756 px). :data:`GLYPH_SCALE_MAX` and :data:`PIP_SCALE_MAX` bou
 The corner suits are drawn at scale 1 (:data:`CORNER_SUIT_SCALE`): the rank is what a
 player matches, the pip and the ink's colour show the suit.
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``; ``engine.cards``.
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``; ``engine.cards``.
 """
 
 import displayio
 
 from engine.cards import NO_CARD, is_red, rank, suit
-from hw import gfx
+from hw.draw import gfx
 
 GLYPH_SCALE_MAX = 2  # the corner ranks' largest scale (what a cover redraws: its cost)
 PIP_SCALE_MAX = 2  # the centre pip's largest scale
@@ -60,10 +60,10 @@ def card_glyphs_h(scale):
 
 
 def card_layout(width, height, rank_scale=None, suit_scale_=None, pip_scale=None):
-    """Return the layout of a ``width x height`` card (``hw.card_fit.card_layout``: a
+    """Return the layout of a ``width x height`` card (``hw.draw.card_fit.card_layout``: a
     dict of ``arrangement``, the scales and the boxes of A's ``rank``, ``suit`` and the
     ``pip``)."""
-    from hw.card_fit import card_layout as fit  # build time only: see hw.card_fit
+    from hw.draw.card_fit import card_layout as fit  # build time only: see hw.draw.card_fit
 
     return fit(width, height, rank_scale, suit_scale_, pip_scale)
 
@@ -71,7 +71,7 @@ def card_layout(width, height, rank_scale=None, suit_scale_=None, pip_scale=None
 def card_sheets(card_w, card_h):
     """Return ``(ranks, suits, pips)``: the sheets for ``card_w x card_h`` cards
     (``pips`` None if the card has no room for a pip)."""
-    from hw.card_fit import card_sheets as sheets
+    from hw.draw.card_fit import card_sheets as sheets
 
     return sheets(card_w, card_h)
 
@@ -79,7 +79,7 @@ def card_sheets(card_w, card_h):
 class Shapes:
     """The bitmaps and the layout every card of a screen shares (made once a screen).
 
-    ``ranks``/``suits``/``pips`` are ``hw.gfx`` sheets (:func:`card_sheets`); their
+    ``ranks``/``suits``/``pips`` are ``hw.draw.gfx`` sheets (:func:`card_sheets`); their
     scales are read off their heights, so sheets made for the one-index cards of before
     (``rank_sheet(None, s)``, ``suit_sheet(s)``, no pips) still work."""
 

@@ -2,13 +2,13 @@
 
 A class checks its soldering here before playing. Reached from the menu's "Button
 test" item (START) or by holding START while the handheld starts (``hw.app``). For
-each of the 17 keys (both pads and START, logical keys of ``hw.profiles``)
+each of the 17 keys (both pads and START, logical keys of ``hw.board.profiles``)
 :class:`ButtonTest` keeps:
 
 * whether it is held now (the screen lights it) and whether it was ever pressed;
 * ``presses``: press events read (what a game would see);
 * ``bounces``: transitions that followed the same key's previous transition by at
-  most :data:`BOUNCE_MS` -- the keypad's debounce (``hw.pads``: ``DEBOUNCE`` scans of
+  most :data:`BOUNCE_MS` -- the keypad's debounce (``hw.board.pads``: ``DEBOUNCE`` scans of
   ``SCAN_INTERVAL``, about 6 ms), which is also the shortest gap the scanner can
   report. No finger presses and lets go that fast: a press/release pair that close is
   a contact that chatters longer than the debounce (a worn or badly soldered switch).
@@ -40,15 +40,15 @@ would be 16 B): 0 B on CircuitPython and MicroPython (measured:
 ``tests/mpy/vm_button_test_alloc.py`` in both VMs, and ``tools/picosim``). The counts are small ints in lists. This module is imported only
 while the mode is shown; ``hw.app`` forgets it when the mode is left.
 
-**Software and Dependencies:** ``sys`` (``stdout``); ``engine.ticks``; ``hw.pads``
-(the debounce), ``hw.profiles`` (the key numbers and the wiring).
+**Software and Dependencies:** ``sys`` (``stdout``); ``engine.ticks``; ``hw.board.pads``
+(the debounce), ``hw.board.profiles`` (the key numbers and the wiring).
 """
 
 import sys
 
 from engine.ticks import ticks_diff
-from hw.pads import DEBOUNCE, SCAN_INTERVAL
-from hw.profiles import KEY_COUNT, KEY_START, key_pins
+from hw.board.pads import DEBOUNCE, SCAN_INTERVAL
+from hw.board.profiles import KEY_COUNT, KEY_START, key_pins
 
 # The keypad reports a transition only after DEBOUNCE scans in the new state: two
 # transitions of one key this close (ms) are the shortest the scanner can report.

@@ -1,9 +1,9 @@
 """The stats screen: the record's numbers as glyph-tile text, built only while shown.
 
-:func:`stats_lines` turns a ``hw.record.Record`` into the screen's text lines (per
+:func:`stats_lines` turns a ``hw.store.record.Record`` into the screen's text lines (per
 seat, vs each CPU level, streaks, fastest win, ties, reaction); :class:`StatsView`
 writes them into
-``hw.text.Text`` fields when it is built (``hw.app`` builds one screen at a time, so
+``hw.draw.text.Text`` fields when it is built (``hw.app`` builds one screen at a time, so
 the strings exist only while the screen is up). Per frame, :meth:`StatsView.update`
 only shows the reset gesture's state (a hint, "keep holding", the confirmation
 question, "Stats reset"), storing tile indices of constant ``bytes`` when the state
@@ -15,19 +15,19 @@ Implementation Notes
 This module is imported only to build the screen, and ``hw.app`` drops it from
 ``sys.modules`` when the screen is left, so its code takes heap only while shown.
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``, ``hw.record``,
-``hw.stats_screen``; shows a ``hw.record.Record``.
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``, ``hw.store.record``,
+``hw.views.stats_reset``; shows a ``hw.store.record.Record``.
 """
 
 import displayio
 
-from hw import gfx
-from hw import record as rec
-from hw import stats_screen as ss
-from hw.text import LEFT, Text
+from hw.draw import gfx
+from hw.store import record as rec
+from hw.views import stats_reset as ss
+from hw.draw.text import LEFT, Text
 
 BACK_TEXT = b"START: back to the menu"
-# ... and where the record is kept (hw.record: the FRAM when one is fitted)
+# ... and where the record is kept (hw.store.record: the FRAM when one is fitted)
 BACK_FRAM = b"START: back    kept on the FRAM"
 BACK_FLASH = b"START: back    kept in flash"
 HOLD_TEXT = b"Keep holding A1 + B1..."

@@ -1,4 +1,4 @@
-"""Keep the players' stats (``hw.record``) from the engine's events, between and during games.
+"""Keep the players' stats (``hw.store.record``) from the engine's events, between and during games.
 
 :class:`StatsKeeper` is fed the engine's events by the app's sink (``on_event``,
 the same call the sound picker gets) and updates the record in RAM: who won each
@@ -16,7 +16,7 @@ Allocation: the keeper holds ints and a 2-byte ``bytearray``; an event costs sma
 arithmetic and record updates in place (0 B in the MicroPython VM).
 
 **Software and Dependencies:** ``engine.family`` (event and result codes), ``engine.ticks``,
-``hw.record``.
+``hw.store.record``.
 """
 
 from engine.family import (
@@ -26,7 +26,7 @@ from engine.ticks import ticks_diff
 
 
 class StatsKeeper:
-    """Counts one match at a time into ``record`` (a ``hw.record.Record``)."""
+    """Counts one match at a time into ``record`` (a ``hw.store.record.Record``)."""
 
     def __init__(self, record):
         self.record = record

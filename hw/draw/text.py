@@ -2,7 +2,7 @@
 
 A :class:`Text` is a fixed-width field of ``width`` characters: ONE ``TileGrid``
 (``width x 1`` tiles of ``GLYPH_W x GLYPH_H``) over the glyph sheet of
-``hw.gfx.glyph_sheet``, in a group that places it and scales it. Writing text
+``hw.draw.gfx.glyph_sheet``, in a group that places it and scales it. Writing text
 stores tile indices, only those that differ, so a frame that changes a digit
 redraws one glyph cell and allocates nothing. Text is given as ``bytes`` (indexing
 bytes gives ints; iterating a ``str`` would make a string per character).
@@ -18,12 +18,12 @@ makes the field an opaque box (cheaper to draw: nothing below it is read).
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``displayio``; ``hw.gfx`` (the glyph sheet layout).
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx`` (the glyph sheet layout).
 """
 
 import displayio
 
-from hw.gfx import FIRST_CHAR, GLYPH_H, GLYPH_W, LAST_CHAR
+from hw.draw.gfx import FIRST_CHAR, GLYPH_H, GLYPH_W, LAST_CHAR
 
 LEFT = 0
 CENTER = 1

@@ -1,17 +1,17 @@
-"""Where a card's indices and pip go: the layout ``hw.card_view`` draws (build time only).
+"""Where a card's indices and pip go: the layout ``hw.draw.card_view`` draws (build time only).
 
 Imported while a screen builds its cards and dropped afterwards (``hw.app._build``
-forgets it), so its code takes no heap during play. See ``hw.card_view``'s module doc
+forgets it), so its code takes no heap during play. See ``hw.draw.card_view``'s module doc
 for the design; :func:`card_layout` is re-exported there.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``hw.gfx``; the scale limits of ``hw.card_view``.
+**Software and Dependencies:** ``hw.draw.gfx``; the scale limits of ``hw.draw.card_view``.
 """
 
-from hw import gfx
-from hw.card_view import (
+from hw.draw import gfx
+from hw.draw.card_view import (
     CORNER_SUIT_SCALE, GLYPH_SCALE_MAX, INSET, PIP_SCALE_MAX, PIP_SCALE_MIN, SIDE, STACK,
 )
 

@@ -1,7 +1,7 @@
 """Speed's controls: a play is a hand card and a middle pile, made with one or two buttons.
 
 A Speed play names one of the seat's five hand slots and one of the two middle piles
-(``n = 5 * pile + slot``, RULES-SPEED.md section 3). Each seat's 2x4 pad (``hw.pads``:
+(``n = 5 * pile + slot``, RULES-SPEED.md section 3). Each seat's 2x4 pad (``hw.board.pads``:
 buttons 0-3 the near row, 4-7 the far row, each from the seat's own left) reads::
 
     far row    PILE-L   CANCEL   card 4   PILE-R        (buttons 4 5 6 7)
