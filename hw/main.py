@@ -89,9 +89,9 @@ def record_store(profile, board, nvm):
 
     store = fram.open_store(i2c, where, nvm)
     if store is None:
-        from hw.app import _forget
+        from hw.games import forget
 
-        _forget("hw.store.fram")
+        forget("hw.store.fram")
         return nvm
     return store
 

@@ -280,7 +280,7 @@ def test_odd_sized_areas_refresh_exactly():
 
 def test_menu_choices_persist_in_the_nvm_file(session):
     data = Path(session.nvm).read_bytes()
-    assert len(data) == 4096 and data[0:3] == b"CS\x02"  # hw.store.record saved the choices
+    assert len(data) == 4096 and data[0:3] == b"CS\x03"  # hw.store.record saved the choices
 
 
 def test_nvm_file_round_trip(tmp_path):

@@ -144,7 +144,7 @@ def test_menu_choices_survive_a_restart():
     menu_set(rig, menu_mod.MATCH, 0)
     rig.tap(KEY_START)
     rig.run(30)
-    assert bytes(microcontroller.nvm[0:3]) == b"CS\x02"  # hw.store.record, version 2
+    assert bytes(microcontroller.nvm[0:3]) == b"CS\x03"  # hw.store.record, version 3
     assert rig.app.hints
     saved = bytearray(microcontroller.nvm)
     app = App(rig.app.display, rig.app.buttons, nvm=saved)

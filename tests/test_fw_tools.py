@@ -28,8 +28,9 @@ def test_deploy_copies_the_firmware(drive):
     assert (drive / "code.py").read_text() == (ROOT / "code.py").read_text()
     assert (drive / "boot.py").read_text() == (ROOT / "boot.py").read_text()
     for package in ("engine", "hw"):
-        here = sorted(p.name for p in (ROOT / package).glob("*.py"))
-        there = sorted(p.name for p in (drive / package).iterdir())
+        here = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py"))
+        there = sorted(p.relative_to(drive).as_posix() for p in (drive / package).rglob("*")
+                       if p.is_file())
         assert here == there  # all modules, no __pycache__, no stale file
     assert not (drive / "hw" / "stale.py").exists()
     assert (drive / "settings.toml").read_text() == (ROOT / "tools" / "settings.toml").read_text()

@@ -151,7 +151,7 @@ FIELDS = ("result", "why", "presses", "covers", "ms", "deals", "stucks", "dead_d
 _MAX_FIELDS = (10, 11)  # a match keeps the longest streaks of its games, sums the rest
 
 
-def run_one(rules, params_a, params_b, seed, index, matches=False, kind="grid"):
+def run_one(rules, params_a, params_b, seed, index, matches=False, kind=games.DEFAULT):
     """Play game (or match) ``index``; return (winner, games, summed FIELDS...)."""
     game_cls, bot_cls = games.game_class(kind), games.bot_class(kind)
     game = game_cls(rules)
@@ -321,7 +321,7 @@ def parse_pairings(values):
     return pairs
 
 
-def parse_rules(items, kind="grid"):
+def parse_rules(items, kind=games.DEFAULT):
     """``KEY=VALUE`` items -> the keyword arguments of the game's rules class."""
     rules = games.rules_class(kind)()
     keys = rule_keys(kind)
@@ -362,7 +362,8 @@ class Progress:
         sys.stderr.flush()
 
 
-def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=None, kind="grid"):
+def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=None,
+             kind=games.DEFAULT):
     """Run ``n`` games (or matches) per pairing; return ([records per pairing], seconds)."""
     if chunk is None:
         chunk = max(1, min(50, n // (4 * max(1, jobs)) or 1))
@@ -387,11 +388,11 @@ def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=
     return results, time.perf_counter() - t0
 
 
-def report(pairs, results, matches, rules_kw, args_text, kind="grid"):
+def report(pairs, results, matches, rules_kw, args_text, kind=games.DEFAULT):
     """The JSON-able report (no timings: it is stable for a given command)."""
     out = {"command": args_text, "unit": "match" if matches else "game",
            "rules": rules_kw, "pairings": []}
-    if kind != "grid":
+    if kind != games.DEFAULT:
         out["game"] = kind
     by_level = {}
     all_recs = []
@@ -522,7 +523,7 @@ def main(argv=None):
     if n < 1 or args.jobs < 1:
         parser.error("--games/--matches and --jobs must be at least 1")
     command = "%s--%s %d --levels %s --seed %d%s" % (
-        "" if args.game == "grid" else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
+        "" if args.game == games.DEFAULT else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
         args.seed, (" --rules " + " ".join(args.rules)) if args.rules else "")
 
     results, secs = simulate(pairs, n, args.seed, rules_kw, args.jobs, matches, args.quiet,

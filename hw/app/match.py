@@ -57,7 +57,7 @@ class MatchFlow:
         self.matches += 1
         kind = menu.kind()
         self._use(kind)
-        game = self._new_match(kind.rules(menu))
+        game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
         if menu.vs_cpu():
             self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next(), kind.bot)

@@ -115,6 +115,7 @@ REACT_MAX = 0x3FFFFFFF  # sums stay small ints in MicroPython
 FASTEST_UNIT_MS = 10
 
 _OLD_MAGIC = 0xC5  # version 1: magic + MENU_ITEMS choices at nvm[0]
+_FAILED = bytearray(RING)  # best_slot's marks (made once: a save allocates nothing)
 
 
 def crc_at(data, start, end, store):
@@ -192,7 +193,9 @@ def best_slot(data):
     a slot that fails it is set aside and the choice made again.
     """
     count = _slots(data)
-    failed = bytearray(count)  # set-up or a save between games: allocating is fine
+    failed = _FAILED
+    for index in range(count):
+        failed[index] = 0
     while True:
         best = -1
         for index in range(count):

@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+from hw import games
+
 DEFAULT_DIR = os.path.join("build", "picosim")
 DEFAULT_SECONDS = 10.0
 SCRIPT_TAIL_S = 2.0  # with a script: run on this long after its last key
@@ -31,7 +33,7 @@ def parse_args(argv):
     p.add_argument("--seed", type=int,
                    help="seed the firmware's shuffles (code.py becomes"
                         " run(build(seed=N)[1]) from hw.main)")
-    p.add_argument("--game", choices=("grid", "row", "speed"),
+    p.add_argument("--game", choices=[key for key, _ in games.GAMES],
                    help="boot with this game chosen in the menu (written into the emulated"
                         " nvm, as a saved choice; attract mode demos it)")
     p.add_argument("--code", metavar="FILE", help="use FILE as code.py (e.g. a diagnostic)")
@@ -83,12 +85,12 @@ def seeded_code(workdir, seed):
 
 def game_nvm(key):
     """The nvm sector of a device whose menu last chose game ``key`` (hw.games)."""
-    from hw.games import KINDS
+    from hw.games import index_of
     from hw.menu import DEFAULTS
-    from hw.store.record import MORE, Record
+    from hw.store.record import GAME, Record
 
     record = Record(DEFAULTS)
-    record.buf[MORE] = [kind.KEY for kind in KINDS].index(key)  # the menu's Game item
+    record.buf[GAME] = index_of(key)  # the menu's Game item
     record.dirty = True
     nvm = bytearray(b"\xff" * 4096)
     record.save(nvm)

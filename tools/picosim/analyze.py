@@ -194,9 +194,11 @@ def device_ticks_ms(ns):
 def press_buttons(data):
     """The pad button (0-7) of each ``press`` line, in log order: the firmware's own
     mapping (``hw.games``) for the game each match's ``rules`` line names."""
-    from hw.games import KINDS
+    import importlib
 
-    kinds = {kind.KEY: kind for kind in KINDS}
+    from hw import games
+
+    kinds = {key: importlib.import_module("hw.games." + key) for key, _ in games.GAMES}
 
     class Table:  # what a kind's target() reads of the engine
         piles = 4
