@@ -17,7 +17,8 @@ The decks:
   packs are empty and 0 = 5H, 14 = 5S match (only taps are left).
 * ``DRY_END`` -- a shuffled deck (seed 93) that ``play_out`` (each player covers the
   lowest / highest coverable position while they have cards, nobody taps) plays until
-  both packs are empty on a table with no rank shown twice.
+  both packs are empty on a table with no rank shown twice; ``THREE_END`` (seed 3) until
+  both are empty with one rank on three tops (2, 16, 17).
 """
 
 from cs_helpers import Recorder, deck_line, pack_cards, stack_cards
@@ -28,7 +29,7 @@ from engine.log import LogError, LogReader, play_lines
 
 __all__ = ("Recorder", "deck_line", "pack_cards", "stack_cards", "run_agg", "agg_log", "rows",
            "agg_all_cards", "full_deck", "race_deck", "race_presses", "RACE_END", "SPLIT",
-           "split_presses", "SPLIT_END", "DRY_END", "play_out", "CARD_NAMES", "NO_CARD",
+           "split_presses", "SPLIT_END", "DRY_END", "THREE_END", "play_out", "CARD_NAMES", "NO_CARD",
            "parse_card")
 
 _PAIRS = "A 2 3 4 6 7 8 9 T J Q K".split()  # twelve ranks, 5 left out
@@ -124,6 +125,11 @@ SPLIT_END = 1400 + 10 * 24  # the last tick of ``split_presses()``
 DRY_END = full_deck(
     "2D AC TS 7C 7S AH AS KC 9S TC 3S KH 2S TD 6S 4C 3D 2H 5C KS 5D JS TH 6H 9D QS",
     "QC 8C 7H 8D 9C 3C 4D 5S 6D AD 6C QH 4S QD KD 4H JC 8S 5H 8H 2C 9H JH 3H JD 7D")
+
+# THREE_END (seed 3): ``play_out`` leaves both packs empty with one rank on 2, 16 and 17.
+THREE_END = full_deck(
+    "QD 5S 9D JC AS 2S 2H KC 6S AH KS 8S 4C 3H 5D 8C JD 4S TH KD 6H TS 7H QC 4H 6D",
+    "2D 6C 5C AD 3S 4D 9S QH TC 8H TD 9C 8D JS 3C QS 9H 7C AC 2C 7S JH 5H KH 3D 7D")
 
 
 def _highest(mask):

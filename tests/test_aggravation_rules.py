@@ -8,7 +8,7 @@ functions inside the MicroPython VM (and CircuitPython's unix interpreter). Time
 """
 
 from aggravation_helpers import (
-    CARD_NAMES, DRY_END, NO_CARD, RACE_END, SPLIT, SPLIT_END, agg_all_cards, agg_log, deck_line,
+    CARD_NAMES, DRY_END, NO_CARD, RACE_END, SPLIT, SPLIT_END, THREE_END, agg_all_cards, agg_log, deck_line,
     full_deck, pack_cards, play_out, race_deck, race_presses, rows, run_agg, split_presses,
     stack_cards,
 )
@@ -213,8 +213,10 @@ def test_the_call_window_is_strict():
     game, rec, err = taps_game("press 1800 A 0", "press 1900 A 14", "clock 1901", rules="call=50")
     assert tail(rec, 2) == ["A0:tap", "A14:tap"] and game.held(0, 1949) == 14
     assert game.held(0, 1950) == -1
+    changes = game.changes
     game.advance(1950)
     assert game.hold_pos[0] == -1  # the window has passed: the hold ends for good
+    assert game.changes == changes + 1  # and a screen hears of it
 
 
 def test_a_tap_needs_a_rank_shown_on_two_tops_pending_does_not_count():
@@ -294,6 +296,22 @@ def test_a_call_ends_the_game_with_its_tick_the_others_covers_count_and_no_dry_f
     assert rec.of("tick")[-1]["rows"] == [["9S"], ["7S"]] and rec.of("tick")[-1]["coverable"] == []
     assert evs(rec)[-2:] == [("tick", 1900), ("over", 1900)]
     assert game.phase == OVER and game.why == 3
+
+
+def test_a_call_uses_the_hold_up_the_callers_later_taps_of_the_tick_are_first_taps():
+    lines, t = play_out(THREE_END)  # both out; one rank on 2, 16 and 17
+    game, rec, err = run_agg("\n".join(lines + ["press %d A 17" % (t + 100), "press %d A 16" % (t + 100),
+                                                "press %d A 2" % (t + 100), "clock %d" % (t + 200)]))
+    assert tail(rec, 3) == ["A17:tap", "A16:call", "A2:tap"]
+    assert rec.of("over")[0]["why"] == "call"
+
+
+def test_a_rutter_stack_alone_is_coverable_but_not_a_legal_tap():
+    # After the race B covers the pending 14 (KD) with KS: a rutter, the only king on top.
+    game, rec, err = run_agg(agg_log(race_deck("KS"), *race_presses(), "press 1700 B 14",
+                                     "press 1800 A 14", "clock 1801", rules="rutter=1"))
+    assert rec.of("tick")[-2]["coverable"] == [14] and not rec.of("dry")
+    assert tail(rec, 1) == ["A14:illegal"]
 
 
 def test_both_players_calling_in_one_tick_is_a_draw():
