@@ -179,3 +179,37 @@ def test_simulate_runs_aggravation_stably_with_its_rules(capsys):
     with pytest.raises(SystemExit):
         sim.main(["--game", "aggravation", "--rules", "deadlock=4"])
     assert "deadlock" not in capsys.readouterr().err.split("KEY in")[1]
+
+
+def test_aggravation_claims_prints_every_table_and_the_plots(capsys, tmp_path):
+    from tools import aggravation_claims as claims
+
+    assert claims.main(["--games", "8", "--seed", "3", "--plots", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    labels = [r.split("|")[1].strip() for r in rows]
+    for label, _ in claims.VARIATIONS:
+        assert labels.count(label) == 2  # the length table and the rows table
+    for level in ("beginner vs beginner", "normal vs normal", "expert vs expert",
+                  "beginner vs expert", "normal*0.5", "normal*2"):
+        assert level in labels
+    assert "Aggravation and Frustration, simulated in CPython: --games 8 --seed 3" in out
+    for name in ("aggravation_length", "aggravation_rows", "frustration_target",
+                 "aggravation_winrate"):
+        assert (tmp_path / (name + ".png")).stat().st_size > 1000
+    with pytest.raises(SystemExit):
+        claims.main(["--games", "1"])
+
+
+def test_the_claims_tool_counts_presses_as_the_game_does():
+    from tools.aggravation_claims import FIELDS, K, run_one
+    from tools.simulate import level_params, run_one as sim_one
+
+    normal = level_params("normal")
+    mine = run_one({}, normal, normal, 5, 2)
+    theirs = sim_one(AggravationRules(), normal, normal, 5, 2, kind="aggravation")
+    assert mine[K["result"]] == theirs[0] and mine[K["why"]] == theirs[1]
+    assert mine[K["ms"]] == theirs[4] and mine[K["covers"]] == theirs[3]
+    hist = mine[len(FIELDS):]
+    assert sum(hist) == mine[K["pressed"]] == mine[K["covers"]] + mine[K["taps"]] + mine[K["calls"]]
+    assert mine[K["far"]] <= mine[K["long"]] <= mine[K["pressed"]]
