@@ -26,7 +26,9 @@ How it plays (the levels and the timing are :mod:`engine.family_bot`'s):
   rank (its preferred one) one movement time later, but always within the call window
   (two fingers, one after the other; with ``call`` of 1 ms no bot can call). A held
   stack covered before its second tap is a target gone: the bot stops its hand as the
-  family's bot does, or taps and the engine judges that tap as a first tap.
+  family's bot does, or taps and the engine judges that tap as a first tap. While its
+  held stack still shows but has no partner left (the opponent covered it), it taps
+  nothing until the window has closed: a tap of another rank would be illegal.
 
 Implementation Notes
 --------------------
@@ -150,6 +152,10 @@ class AggravationBot(Bot):
                     self.gone = False
                     self.press_at = (now + gap) & _MAX
                     return True
+                # The partner was covered: a tap of another rank now would be illegal
+                # (it drops the hold): wait for the window to close (its end is a change).
+                self.wake = (now + g.hold_left(self.player, now)) & _MAX
+                return False
         notice = self.notice
         order = self.order
         best = -1  # the due position noticed first (preferred on equal times)

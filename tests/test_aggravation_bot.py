@@ -213,3 +213,45 @@ def test_the_claims_tool_counts_presses_as_the_game_does():
     hist = mine[len(FIELDS):]
     assert sum(hist) == mine[K["pressed"]] == mine[K["covers"]] + mine[K["taps"]] + mine[K["calls"]]
     assert mine[K["far"]] <= mine[K["long"]] <= mine[K["pressed"]]
+
+
+class _Table:
+    """A table for the bot alone: A out of cards, A's tap held on 0 (5H) since 1000."""
+
+    def __init__(self):
+        from engine.cards import NO_CARD, parse_card
+
+        self.phase = PLAY
+        self.frustration = 0
+        self.tops = bytearray([NO_CARD] * 28)
+        for pos, name in ((0, "5H"), (1, "9C"), (14, "7S"), (15, "9D")):
+            self.tops[pos] = parse_card(name)
+        self.row_len = bytearray([2, 2])
+        self.packs = bytearray([0, 20])
+        self.pairs = 1 << 1 | 1 << 15  # the nines; 0's partner was covered (now 7S)
+        self.coverable = self.pairs | 1  # 0 is pending
+        self.hold_card = bytearray([parse_card("5H"), NO_CARD])
+        self.changes = 1
+
+    def held(self, player, t):
+        return 0 if player == 0 and t < 1400 else -1
+
+    def hold_left(self, player, t):
+        return 1400 - t if player == 0 and t < 1400 else 0
+
+    def lock_left(self, player, t):
+        return 0
+
+
+def test_a_bot_whose_held_stack_lost_its_partner_waits_for_the_window_to_close():
+    table = _Table()
+    bot = AggravationBot(table, 0, PERFECT, 1)
+    bot.reset(1000)
+    pressed = []
+    for t in range(1000, 1600):
+        if t == 1400:
+            table.changes += 1  # the engine ends the hold: a change
+        pos = bot.step(t)
+        if pos >= 0:
+            pressed.append((t, pos))
+    assert pressed and pressed[0][0] >= 1400 and pressed[0][1] in (1, 15), pressed
