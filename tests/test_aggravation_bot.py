@@ -10,7 +10,7 @@ import pytest
 from engine.aggravation import CALL, TAP, AggravationGame
 from engine.aggravation_bot import AggravationBot
 from engine.aggravation_rules import AggravationRules
-from engine.family import COVER, EV_PRESS, OVER, PLAY
+from engine.family import EV_PRESS, OVER, PLAY
 from engine.family_bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT
 from engine.log import play_lines
 from engine.trace import Tracer

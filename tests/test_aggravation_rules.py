@@ -8,11 +8,10 @@ functions inside the MicroPython VM (and CircuitPython's unix interpreter). Time
 """
 
 from aggravation_helpers import (
-    CARD_NAMES, DRY_END, NO_CARD, RACE_END, SPLIT, SPLIT_END, THREE_END, agg_all_cards, agg_log, deck_line,
-    full_deck, pack_cards, play_out, race_deck, race_presses, rows, run_agg, split_presses,
-    stack_cards,
+    CARD_NAMES, DRY_END, NO_CARD, RACE_END, SPLIT, SPLIT_END, THREE_END, agg_all_cards, agg_log,
+    deck_line, pack_cards, play_out, race_deck, race_presses, rows, run_agg, split_presses,
 )
-from engine.aggravation import AggravationGame, CALL, TAP
+from engine.aggravation import AggravationGame
 from engine.aggravation_rules import AggravationRules
 from engine.family import E_ARG, E_BUSY, OK, OVER, PLAY, STUCK
 

@@ -13,7 +13,7 @@ import sys
 sys.path.append(__file__.rsplit("/", 2)[0])  # tests/: the rule tests' decks
 
 from aggravation_helpers import (  # noqa: E402
-    DRY_END, SPLIT, agg_log, deck_line, play_out, race_deck, race_presses, split_presses,
+    DRY_END, SPLIT, deck_line, play_out, race_deck, race_presses, split_presses,
 )
 from engine.aggravation import AggravationGame  # noqa: E402
 from engine.aggravation_bot import AggravationBot  # noqa: E402
