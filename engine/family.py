@@ -120,6 +120,14 @@ FAMILY_BUFS = (
     "covers", "illegals",
 )
 
+
+def _copy(dst, src):
+    """``dst[:] = src`` without allocating (a list's slice assignment allocates 16 bytes
+    on MicroPython; element stores do not)."""
+    for i in range(len(src)):
+        dst[i] = src[i]
+
+
 # End of a game from the players out of cards (bit 0 = A, bit 1 = B).
 _OUT_RESULT = (-1, WIN_A, WIN_B, DRAW)
 
@@ -346,7 +354,7 @@ class FamilyGame:
         for name in self._STATE_INTS:
             setattr(trial, name, getattr(self, name))
         for name in self._STATE_BUFS:
-            getattr(trial, name)[:] = getattr(self, name)
+            _copy(getattr(trial, name), getattr(self, name))
         trial.rng.state = self.rng.state
         if trial.tick_n:
             trial._resolve()

@@ -21,6 +21,7 @@ GAMES = (
     ("grid", "grid.GridGame", "grid_rules.GridRules", "grid_bot.GridBot", "grid_trace"),
     ("row", "row.RowGame", "row_rules.RowRules", "row_bot.RowBot", "row_trace"),
     ("speed", "speed.SpeedGame", "speed_rules.SpeedRules", "speed_bot.SpeedBot", "speed_trace"),
+    ("aggravation", "aggravation.AggravationGame", "aggravation_rules.AggravationRules", "aggravation_bot.AggravationBot", "aggravation_trace"),
 )
 
 KEYS = tuple(entry[0] for entry in GAMES)  # the values of ``rules game=``, in this order

@@ -41,6 +41,8 @@ RUN = (
     ".venv/bin/python -m tools.row_claims --games 4000 --plots docs/img",
     'make simulate ARGS="--game speed --games 2000 --rules same=1"',
     ".venv/bin/python -m tools.speed_houses --games 2000 --plots docs/img",
+    ".venv/bin/python -m tools.aggravation_claims --games 2000 --seed 1 --jobs 2 --plots docs/img",
+    'make simulate ARGS="--game aggravation --games 2000 --seed 1 --jobs 2"',
     "make wiring",
     "make bench",
     ".venv/bin/python -m tools.NAME --help",  # every tool (expanded below)
