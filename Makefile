@@ -56,19 +56,11 @@ fuzz: venv
 	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
 
 play: venv
-	@if [ -e tools/emulate.py ] || [ -e tools/emulate/__main__.py ]; then \
-		$(PY) -m tools.emulate; \
-	else \
-		echo "make play: no tools/emulate yet - the emulator arrives with the firmware issue"; \
-	fi
+	$(PY) -m tools.emulate
 
 # The benchmark runs the MicroPython VM too, so it needs node_modules as well.
 bench: venv node_modules
-	@if [ -e tools/bench_engine.py ] || [ -e tools/bench_engine/__main__.py ]; then \
-		$(PY) -m tools.bench_engine; \
-	else \
-		echo "make bench: no tools/bench_engine yet"; \
-	fi
+	$(PY) -m tools.bench_engine
 
 # Desktop tools. Options go in ARGS="..." (or PORT/OUT, LOG, DRIVE as shown).
 simulate: venv

@@ -38,12 +38,8 @@ class CpuSeat:
 
     human = False
 
-    def __init__(self, game, player, level, seed, make=None):
-        """``make(game, player, level, seed)`` makes the bot (default: ``engine.grid_bot.GridBot``)."""
-        if make is None:
-            from engine.grid_bot import GridBot
-
-            make = GridBot
+    def __init__(self, game, player, level, seed, make):
+        """``make(game, player, level, seed)`` makes the bot (the game's kind's ``bot``)."""
         self.bot = make(game, player, level, seed)
 
     def reset(self, now):

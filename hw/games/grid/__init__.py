@@ -5,6 +5,8 @@ seat's own four stacks, left to right from the seat, the far row the opponent's.
 The menu's option is RULES.md section 8's ``rutter`` variant.
 """
 
+from hw.board.pads import position  # (loaded with the buttons anyway)
+
 KEY = "grid"
 OPTIONS = (
     ("Rutter rule", ("off", "on")),  # RULES.md section 8: a stack on its own rank is coverable
@@ -54,7 +56,5 @@ def view(width, height, glyphs, sheets):
 
 
 def target(game, seat, button):
-    """The pad mirrors the table from its seat: the near row is the seat's own row."""
-    if button < 4:
-        return seat * 4 + button
-    return (1 - seat) * 4 + 7 - button
+    """The pad mirrors the table from its seat (``hw.board.pads.position``)."""
+    return position(seat, button)
