@@ -28,9 +28,11 @@ import os
 
 from hw.app import ATTRACT_MS, App
 from hw.board.buzzer import Silent, make_buzzer
-from hw.board.display import make_display
 from hw.board.pads import make_buttons
-from hw.board.profiles import choose, parse_int
+from hw.games import forget
+
+# Needed only to build: forgotten once the app is built (their code leaves the heap).
+BUILD_ONLY = ("hw.board.profiles", "hw.board.display")
 
 
 def build(getenv=None, seed=None):
@@ -38,6 +40,9 @@ def build(getenv=None, seed=None):
     import board
     import microcontroller
     import usb_cdc
+
+    from hw.board.display import make_display
+    from hw.board.profiles import choose, parse_int
 
     if getenv is None:
         getenv = os.getenv
@@ -62,6 +67,8 @@ def build(getenv=None, seed=None):
     app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=record_store(profile, board, getattr(microcontroller, "nvm", None)),
               attract_ms=max(0, attract_s) * 1000, warning=warning)
+    for module in BUILD_ONLY:
+        forget(module)
     return name, app
 
 
@@ -89,8 +96,6 @@ def record_store(profile, board, nvm):
 
     store = fram.open_store(i2c, where, nvm)
     if store is None:
-        from hw.games import forget
-
         forget("hw.store.fram")
         return nvm
     return store
@@ -104,6 +109,9 @@ def fail(err, getenv=None, forever=True):
     Returns the error view (``forever=False``, for tests), or None without a display.
     """
     import board
+
+    from hw.board.display import make_display
+    from hw.board.profiles import choose
 
     message = str(err)
     print("California Speed cannot start: %s" % message)
@@ -127,6 +135,8 @@ def fail(err, getenv=None, forever=True):
 
 def diag_enabled(getenv=None):
     """Return True if ``CSPEED_DIAG`` asks for diagnostics (``hw.diag``)."""
+    from hw.board.profiles import parse_int
+
     return parse_int((getenv or os.getenv)("CSPEED_DIAG"), 0) > 0
 
 

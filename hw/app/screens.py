@@ -5,8 +5,8 @@ is, with a ``gc.collect()`` before the build (the old scene is freed first, so t
 heap's high-water mark is one screen's) and one after it (the build's garbage is gone
 before play, so no collection is due during play); screen changes only. The glyph
 sheet (``hw.draw.gfx.glyph_sheet``) is made once and shared by all screens; the card
-sheets once per game, with its first table. The stats screen's and the button test's
-code is imported only while they are shown.
+sheets once per game, with its first table. The title's and the menu's, the stats
+screen's and the button test's code is imported only while they are shown.
 
 Implementation Notes
 --------------------
@@ -24,7 +24,6 @@ from hw.app.modes import (
 )
 from hw.games import forget
 from hw.store.record import ByteStore
-from hw.views.menu_view import MenuView, TitleView
 
 
 class Screens:
@@ -63,6 +62,8 @@ class Screens:
             self.reset_gesture = None
             forget("hw.views.stats_view")  # their code goes with their screen
             forget("hw.views.stats_reset")
+        if screen > MENU_SCREEN >= self.screen:  # the title's and the menu's code goes
+            forget("hw.views.menu_view")
         if self.screen == BUTTONS_SCREEN and screen != BUTTONS_SCREEN:
             self.button_test = None
             forget("hw.views.button_view")
@@ -72,8 +73,12 @@ class Screens:
         width = display.width
         height = display.height
         if screen == TITLE_SCREEN:
+            from hw.views.menu_view import TitleView  # only while shown (see above)
+
             view = TitleView(width, height, self.glyphs, self.warning)
         elif screen == MENU_SCREEN:
+            from hw.views.menu_view import MenuView
+
             view = MenuView(width, height, self.menu, self.glyphs)
         elif screen == STATS_SCREEN:
             from hw.views.stats_view import StatsView  # only while shown (see _build's start)
