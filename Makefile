@@ -19,7 +19,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut \
+.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap \
 	cpstack cpstack-unix
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
@@ -74,6 +74,14 @@ capture: venv
 replay: venv
 	@test -n "$(LOG)" || { echo "make replay: name the log, e.g. make replay LOG=tests/golden/rules.log" >&2; exit 2; }
 	$(PY) -m tools.replay $(LOG) $(ARGS)
+
+# The docs' pictures, redrawn from the code (tests/test_pictures.py checks them).
+pictures: venv
+	$(PY) -m tools.architecture --png docs/img/architecture.png
+
+# Heap per game, with and without the record FRAM, on the emulated Pico (minutes a run).
+heap: venv node_modules cpstack
+	$(PY) -m tools.picosim.heap $(ARGS)
 
 wiring: venv
 	$(PY) -m tools.wiring --png docs/wiring.png --layout docs/layout.png --doc docs/BUILD.md $(ARGS)

@@ -133,11 +133,12 @@ def fail(err, getenv=None, forever=True):
         time.sleep(1)
 
 
-def diag_enabled(getenv=None):
-    """Return True if ``CSPEED_DIAG`` asks for diagnostics (``hw.diag``)."""
+def diag_level(getenv=None):
+    """``CSPEED_DIAG``: 0 off, 1 diagnostics, 2 diagnostics after every game's code was
+    loaded once (``hw.diag``)."""
     from hw.board.profiles import parse_int
 
-    return parse_int((getenv or os.getenv)("CSPEED_DIAG"), 0) > 0
+    return max(0, parse_int((getenv or os.getenv)("CSPEED_DIAG"), 0))
 
 
 def run(app=None, getenv=None):
@@ -149,9 +150,10 @@ def run(app=None, getenv=None):
             app = build(getenv)[1]
         except ValueError as err:  # a bad setting or a missing pin: readable, no traceback
             fail(err, getenv)
-    if diag_enabled(getenv):
+    level = diag_level(getenv)
+    if level:
         from hw import diag
-        diag.run(app, ticks_ms)
+        diag.run(app, ticks_ms, level)
     step = app.step
     while True:
         step(ticks_ms())

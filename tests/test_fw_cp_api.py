@@ -102,9 +102,9 @@ def test_menu_options_clear_the_help_line_on_every_screen(size):
         assert field.group.x + field.pixel_width <= size[0]  # the longest option fits
 
 
-@pytest.mark.parametrize("raw, on", [("1", True), ('"1"', True), ("1 # diag", True), ("0", False),
-                                     (None, False), ("yes", False), (2, True)])
-def test_diag_setting_in_any_form_os_getenv_may_return(raw, on):
-    from hw.main import diag_enabled
+@pytest.mark.parametrize("raw, level", [("1", 1), ('"1"', 1), ("1 # diag", 1), ("0", 0),
+                                        (None, 0), ("yes", 0), (2, 2), ("-3", 0)])
+def test_diag_setting_in_any_form_os_getenv_may_return(raw, level):
+    from hw.main import diag_level
 
-    assert diag_enabled({"CSPEED_DIAG": raw}.get) is on
+    assert diag_level({"CSPEED_DIAG": raw}.get) == level

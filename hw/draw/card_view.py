@@ -103,9 +103,11 @@ class CardView:
     ``rank``/``suit`` are the owner's index (seat A's if not ``flipped``, else B's),
     ``indices[seat]`` each seat's ``(rank, suit)`` tiles, ``pip`` the centre pip's
     TileGrid (None if the card has no room). ``scale`` is kept as given (the rank
-    scale the caller chose); the drawing follows the sheets in ``shapes``."""
+    scale the caller chose); the drawing follows the sheets in ``shapes``.
+    ``one_index``: only the owner's index, in its corner (a card only its owner plays,
+    e.g. a Speed hand card: two fewer layers, about 200 bytes less heap)."""
 
-    def __init__(self, shapes, x, y, width, height, scale, flipped):
+    def __init__(self, shapes, x, y, width, height, scale, flipped, one_index=False):
         b = gfx.BORDER
         self.x = x
         self.y = y
@@ -118,17 +120,17 @@ class CardView:
         self.group.append(displayio.TileGrid(shapes.face, pixel_shader=self.paper, x=b, y=b))
         self.ink = gfx.palette(gfx.FACE, gfx.BLACK)
         layout = shapes.layout
-        single = layout.get("single", False)
+        single = one_index or layout.get("single", False)
         places = [(shapes.ranks, gfx.BLANK_RANK, layout["rank"], False),
                   (shapes.suits, gfx.BLANK_SUIT, layout["suit"], False)]
-        if not single:  # seat B's index: seat A's turned 180 degrees
+        if single:  # the owner's index only: seat B's is seat A's turned 180 degrees
+            places[0] = places[0][:3] + (flipped,)
+            places[1] = places[1][:3] + (flipped,)
+        else:
             places.append((shapes.ranks, gfx.BLANK_RANK, layout["rank"], True))
             places.append((shapes.suits, gfx.BLANK_SUIT, layout["suit"], True))
         if layout["pip"] is not None and shapes.pips is not None:
             places.append((shapes.pips, gfx.BLANK_SUIT, layout["pip"], flipped))
-        elif single:
-            places[0] = places[0][:3] + (flipped,)
-            places[1] = places[1][:3] + (flipped,)
         tiles = []
         for sheet, blank, (tx, ty, w, h), turned in places:
             if turned:  # turn 180 degrees: mirror the place, flip the tile

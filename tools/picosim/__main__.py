@@ -37,9 +37,10 @@ def parse_args(argv):
                    help="boot with this game chosen in the menu (written into the emulated"
                         " nvm, as a saved choice; attract mode demos it)")
     p.add_argument("--code", metavar="FILE", help="use FILE as code.py (e.g. a diagnostic)")
-    p.add_argument("--mpy", choices=("lib", "all", "none"), default="lib",
-                   help="compile to .mpy with CircuitPython's mpy-cross: the libraries (default),"
-                        " all (engine/ and hw/ too) or none")
+    p.add_argument("--mpy", choices=("lib", "all", "none"), default="all",
+                   help="compile to .mpy with CircuitPython's mpy-cross: all (default: the"
+                        " libraries, engine/ and hw/, as tools.deploy installs a kit), the"
+                        " libraries only, or none")
     p.add_argument("--screenshot", metavar="PNG", help="write the panel at the end")
     p.add_argument("--frames", metavar="DIR", help="write a PNG per refresh that changed pixels")
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames")

@@ -132,7 +132,7 @@ def rgb565_to_rgb(words, width, height):
     return rgb.astype(np.uint8).reshape(height, width, 3)
 
 
-def build_image(workdir, settings=None, mpy=("lib",), code=None):
+def build_image(workdir, settings=None, mpy=None, code=None):
     """Write the CIRCUITPY image into ``workdir``; return its path."""
     try:
         files = drives.drive_files(settings, mpy=mpy, code=code)
@@ -163,7 +163,7 @@ def _fram_job(workdir, fram):
     return job
 
 
-def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
+def run(workdir, *, seconds, events=(), settings=None, mpy=None, code=None,
         capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None,
         fram=None, stop_on=None):
     """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.

@@ -13,6 +13,8 @@ and all of B's text are drawn upside down. From top to bottom::
   ``hw.draw.card_view.GLYPH_SCALE_MAX``); pile 0 is on A's left, as RULES-SPEED.md puts
   it. Each side pile's count is written beside its middle pile twice, upright for A
   (below the middle line) and upside down for B (above it), so both read it.
+* A hand card shows one index, upright for its owner (the hand is theirs to play,
+  RULES-SPEED.md); the middle piles show one for each seat.
 * A hand card's border tells its state to its owner: orange = selected
   (``hw.games.speed.keys``: waiting for a pile button), red = the pad is locked (all five),
   light blue = it fits a pile (hints on: attract mode, or the menu's hints), dark =
@@ -178,7 +180,7 @@ class SpeedView:
         self.hand = []
         for k, (x, y) in enumerate(hand_places(geo)):
             card = CardView(hand_shapes, x, y, geo["hand_w"], geo["hand_h"], geo["hand_scale"],
-                            flipped=k >= _SLOTS)
+                            flipped=k >= _SLOTS, one_index=True)  # a hand is its owner's
             self.hand.append(card)
             self.group.append(card.group)
         pile_shapes = Shapes(geo["pile_w"], geo["pile_h"], sheets[2], sheets[3])
