@@ -71,6 +71,7 @@ class Rig:
         env = dict(settings or {})
         self.profile, self.app = hw_main.build(getenv=env.get, seed=seed)
         self.game = self.app.game
+        self.follow_games = False
         self.scanner = keypad.scanners[-1]
         self.trace = []
         Tracer(self.game, self.trace.append)  # chains onto the firmware's own sink
@@ -84,9 +85,13 @@ class Rig:
         return supervisor.now()
 
     def step(self, ms=2):
-        """Move the clock on by ``ms`` and run one loop."""
+        """Move the clock on by ``ms`` and run one loop (with ``follow_games``, a new
+        engine -- a match or a demo of another game -- is traced on into ``trace``)."""
         supervisor.advance(ms)
         self.app.step(supervisor.now())
+        if self.follow_games and self.app.game is not self.game and self.app.game is not None:
+            self.game = self.app.game
+            Tracer(self.game, self.trace.append)
 
     def run(self, ms, dt=5):
         """Run loops for ``ms`` of fake time, ``dt`` ms apart."""

@@ -127,7 +127,7 @@ def test_a_bad_line_prints_the_trace_before_it_and_exits_2_through_the_command_l
 
 def test_the_log_writer_heads_an_aggravation_log_that_replays():
     from engine.aggravation_rules import AggravationRules
-    from engine.log import LogWriter
+    from engine.logwriter import LogWriter
 
     w = LogWriter()
     rules = bytes(w.rules(AggravationRules(frustration=1, target=15, call=250, tie=1))).decode()

@@ -294,7 +294,7 @@ def test_drive_brings_every_adafruit_library_the_firmware_imports():
     libs = library_files()
     imported = set()
     for package in ("engine", "hw"):
-        for path in (ROOT / package).glob("*.py"):
+        for path in (ROOT / package).rglob("*.py"):
             for line in path.read_text().splitlines():
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("import", "from") and \
@@ -399,7 +399,7 @@ def test_row_game_demo_and_match_on_the_pico_replay(row_session):
     result = row_session.result
     assert analyze.console_problems(result.console) == [], result.console
     data = result.data.decode()
-    assert "# attract\nCSLOG 1\nrules game=row piles=4 match=rank redeal=all" in data
+    assert "# attract\nCSLOG 1\nrules game=row piles=4 match=either redeal=all" in data
     demo, match = row_session.matches[0], row_session.matches[-1]
     assert len(row_session.matches) == 2
     assert match.splitlines()[1].startswith("rules game=row piles=4 match=either redeal=all")

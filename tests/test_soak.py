@@ -79,6 +79,7 @@ def _cycle(rig, rnd):
 def test_soak_days_across_the_wrap_log_kept_whole():
     rnd = random.Random(CYCLES)
     rig = Rig(start=WRAP - 30000, settings={"CSPEED_ATTRACT_S": "5"})
+    rig.follow_games = True  # attract mode goes through every game: trace each engine
     start = rig.now
     logged = traced = 0
     for cycle in range(CYCLES):

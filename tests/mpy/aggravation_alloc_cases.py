@@ -20,7 +20,7 @@ from engine.aggravation_bot import AggravationBot  # noqa: E402
 from engine.aggravation_rules import AggravationRules  # noqa: E402
 from engine.cards import parse_card  # noqa: E402
 from engine.family import OVER, PLAY  # noqa: E402
-from engine.log import LogWriter  # noqa: E402
+from engine.logwriter import LogWriter  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from engine.ticks import ticks_add  # noqa: E402
 

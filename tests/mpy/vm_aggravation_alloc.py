@@ -23,7 +23,7 @@ from engine.family import (
 )
 from engine.grid import GridGame
 from engine.family_bot import BEGINNER, EXPERT, NORMAL, PERFECT
-from engine.log import LogWriter
+from engine.logwriter import LogWriter
 
 report = Report("vm_aggravation_alloc")
 
