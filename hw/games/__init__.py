@@ -47,6 +47,7 @@ GAMES = (
     ("grid", "California Speed 2x4"),
     ("row", "Shared row"),
     ("speed", "Speed"),
+    ("aggravation", "Aggravation"),
 )
 
 NAMES = tuple(entry[1] for entry in GAMES)
