@@ -20,7 +20,7 @@ both players read every stack. A row's cards are the :data:`SLOTS` card views th
 screen owns: A's stack ``k`` is drawn by view ``k``, B's by view ``13 - k`` (the two
 rows never need more than 14), moved into place when a row reaches it.
 
-Borders: magenta flashes a tie (``hw.app.feedback``); white outlines the column a seat
+Borders: magenta flashes a tie (``hw.app.feedback``); blue outlines the column a seat
 has selected (``hw.games.aggravation.keys``), each of its stacks labelled with the
 button (1-4 from the seat's left, on the same pad row) that chooses it, upright for
 that seat; gold is a held tap (the stack tapped first, waiting for its partner);
@@ -65,7 +65,7 @@ from hw.draw.text import LEFT, RIGHT, Text
 SLOTS = 14  # card views: both rows together never hold more stacks
 LINES = 5  # lines of cards on the screen: the most both rows need
 ROWS = 14  # B's first position (engine.aggravation.ROW_BASE)
-SELECTED = gfx.WHITE  # the border of a selected column's stacks
+SELECTED = 0x2F5BFF  # a selected column: its stacks' borders and its line labels (blue)
 
 # Messages: (text for A, text for B), by id: hw.messages' (reworded where too long for
 # the strip), then this game's own from _OWN: call won by A / B told to each seat,
@@ -163,7 +163,7 @@ class AggravationView:
             self.group.append(card.group)
         self.pos = bytearray(b"\xff" * SLOTS)  # the stack each view shows (255: none)
 
-        ink = gfx.palette(SELECTED, gfx.BLACK)  # the line labels: a button's number
+        ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
         self.labels = []  # seat A's lines 0-3, then B's
         for seat in range(2):
             for line in range(4):
@@ -363,17 +363,24 @@ class AggravationView:
 
     def _left(self, game, seat, now):
         """The strip's left field: pack, share, or the call window (see the module doc)."""
+        of = 0  # (one name at a time: a tuple assignment of three allocates on CircuitPython)
         if game.frustration:
-            kind, value, of = _SHARE, game.shares[seat], game.target
+            kind = _SHARE
+            value = game.shares[seat]
+            of = game.target
         elif game.packs[seat]:
-            kind, value, of = _PACK, game.packs[seat], 0
+            kind = _PACK
+            value = game.packs[seat]
         else:
             value = game.hold_left(seat, now)
             if value > 0:
-                kind, value, of = _HELD, (value + 9) // 10 * 10, 0
+                kind = _HELD
+                value = (value + 9) // 10 * 10
             else:
-                kind, value, of = _OUT, game.call_ms, 0
-        value = min(value, 9999)
+                kind = _OUT
+                value = game.call_ms
+        if value > 9999:
+            value = 9999
         key = kind * 100000000 + value * 10000 + of
         if key != self.left[seat]:
             self.left[seat] = key
