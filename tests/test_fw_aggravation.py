@@ -24,7 +24,7 @@ from hw.draw import gfx
 from hw.games import aggravation as agg_kind
 from hw.games.aggravation.keys import column_button, line_of
 from hw.games.aggravation.table import (
-    LINES, MESSAGE_WIDTH, MESSAGES, SCORE_WIDTH, LEFT_WIDTH, SELECTED, agg_layout, stack_x,
+    HELD, LINES, MESSAGE_WIDTH, MESSAGES, SCORE_WIDTH, LEFT_WIDTH, SELECTED, agg_layout, stack_x,
     stack_y,
 )
 from tools.cpstubs import microcontroller
@@ -84,19 +84,19 @@ def check_screen(rig):
     for owner in range(2):
         for k in range(13):
             pos = owner * ROW_BASE + k
-            card = view.view_of(pos)
+            v = view.slot_of(pos)
             if k < game.row_len[owner]:
                 drawn += 1
-                assert card is not None and not card.group.hidden
-                assert card.card == game.tops[pos]
-                assert (card.group.x, card.group.y) == (stack_x(geo, pos), stack_y(geo, pos))
-                assert card.flipped == (owner == 1)
-                if game.tops[pos] != NO_CARD:
-                    assert card.indices[0][0][0] == game.tops[pos] >> 2  # A's index
-                    assert card.indices[1][0][0] == game.tops[pos] >> 2  # B's index
+                group = view.groups[v]
+                assert v >= 0 and not group.hidden and view.faces[v] == game.tops[pos]
+                assert (group.x, group.y) == (stack_x(geo, pos), stack_y(geo, pos))
+                tiles = view.index_tiles[4 * v:4 * v + 4]  # A's rank, B's rank, A's suit, B's
+                assert [t[0] for t in tiles] == [game.tops[pos] >> 2] * 2 + \
+                    [game.tops[pos] & 3] * 2
+                assert [t.flip_y for t in tiles] == [False, True, False, True]
             else:
-                assert card is None
-    assert sum(1 for c in view.cards if not c.group.hidden) == drawn
+                assert v == -1
+    assert sum(1 for g in view.groups if not g.hidden) == drawn
     for seat in range(2):
         left = view.left_text[seat].text
         if game.frustration:
@@ -251,12 +251,15 @@ def test_a_row_of_thirteen_is_drawn_in_four_lines_from_its_owners_edge():
         display.root_group = view.group
         view.update(game, game.clock, messages.MSG_NONE, True)
         geo = view.geometry
-        ys = sorted({view.view_of(ROW_BASE + k).group.y for k in range(13)})
+        group = [view.groups[view.slot_of(ROW_BASE + k)] for k in range(13)]
+        ys = sorted({g.y for g in group})
         assert len(ys) == 4 and ys[0] == geo["top"]  # B's line 0 at B's edge, then down
-        assert view.view_of(ROW_BASE).group.x > view.view_of(ROW_BASE + 3).group.x  # mirrored
-        assert view.view_of(0).group.y == geo["top"] + 4 * geo["pitch"]
+        assert group[0].x > group[3].x and group[0].x == group[4].x  # mirrored, in columns
+        a = view.groups[view.slot_of(0)]
+        assert a.y == geo["top"] + 4 * geo["pitch"]
         assert all(view.shown_top(ROW_BASE + k) == game.tops[ROW_BASE + k] for k in range(13))
-        assert view.between.y < view.view_of(0).group.y  # the rows meet above A's line
+        assert sum(1 for g in view.groups if not g.hidden) == 14
+        assert ys[-1] + geo["card_h"] <= view.between.y < a.y  # the rows meet above A's line
 
 
 # ------------------------------------------------------------------ a match on the pads
@@ -303,14 +306,15 @@ def test_a_column_of_several_stacks_is_selected_labelled_and_chosen_by_its_line(
     assert len(presses(rig)) == before  # nothing pressed: selected
     view = app.table
     assert game.controls.selection(game, seat, rig.now) == owner * 4 + column
+    geo = view.geometry
     for line, pos in enumerate(stacks):
-        card = view.view_of(pos)
-        assert card.border == SELECTED
+        assert view.border_of(pos) == SELECTED
+        group = view.groups[view.slot_of(pos)]
         label = view.labels[seat * 4 + line]
         assert not label.hidden and label[0] == ord("1") + line - gfx.FIRST_CHAR
         assert label.flip_y == (seat == 1)  # upright for the seat that chose
-        assert card.group.x < label.x < card.group.x + card.width
-        assert card.group.y < label.y < card.group.y + card.height
+        assert group.x < label.x < group.x + geo["card_w"]
+        assert group.y < label.y < group.y + geo["card_h"]
     assert all(view.labels[k].hidden for k in range(8)
                if not seat * 4 <= k < seat * 4 + len(stacks))
     t = rig.now
@@ -353,7 +357,7 @@ def test_a_match_on_the_pads_ends_with_a_call_made_through_the_pads():
         if held >= 0:
             redraw(rig)
             view = app.table
-            assert view.view_of(held).border == gfx.GOLD
+            assert view.border_of(held) == HELD
             assert view.left_text[0].text.startswith("Call ")
             saw_hold = True
             rank = game.tops[held] >> 2

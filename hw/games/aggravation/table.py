@@ -15,15 +15,15 @@ left is the screen's right), line ``k // 4`` -- the pad's buttons
 The screen has room for five lines of cards, the most the book allows (both rows
 together hold at most 14 stacks, a row at most 13: 13 + 1 or 9 + 5 stacks make five
 lines of four), at every size; so no card ever moves while its row grows. Every card
-carries its index in two corners, one upright for each seat (``hw.draw.card_view``):
-both players read every stack. A row's cards are the :data:`SLOTS` card views the
-screen owns: A's stack ``k`` is drawn by view ``k``, B's by view ``13 - k`` (the two
-rows never need more than 14), moved into place when a row reaches it.
+carries its index in two corners, one upright for each seat (the layout of
+``hw.draw.card_view``): both players read every stack. The screen owns :data:`SLOTS`
+cards: A's stack ``k`` is drawn by card ``k``, B's by card ``13 - k`` (the two rows
+never need more than 14), moved into place when a row reaches it.
 
 Borders: magenta flashes a tie (``hw.app.feedback``); blue outlines the column a seat
 has selected (``hw.games.aggravation.keys``), each of its stacks labelled with the
 button (1-4 from the seat's left, on the same pad row) that chooses it, upright for
-that seat; gold is a held tap (the stack tapped first, waiting for its partner);
+that seat; white is a held tap (the stack tapped first, waiting for its partner);
 orange a pending stack; light blue a coverable one when hints are on.
 
 Each strip's left field tells its seat where it stands: ``Pack 26`` while it has
@@ -37,12 +37,15 @@ locked.
 Implementation Notes
 --------------------
 
-Drawing as in ``hw.games.grid.table`` (``CardView`` per card, ``hw.draw.text`` glyph
-tiles, one layer per pixel): :meth:`AggravationView.update` reads the engine's views
-and touches only what changed, so a frame allocates nothing (moving a view or a
-label is setting a group's ``x``/``y``). 14 card views at most are allocated: heap,
-not the 26 stack positions, is the Pico's constraint. The line labels are single
-glyph tiles. Cards are redrawn first, a message one frame later.
+Drawing as in ``hw.games.grid.table`` (a card is a face, two indices and four
+border bars, opaque TileGrids over shared bitmaps; ``hw.draw.text`` glyph tiles; one
+layer per pixel): :meth:`AggravationView.update` reads the engine's views and touches
+only what changed, so a frame allocates nothing (moving a card or a label is setting a
+group's ``x``/``y``). Heap, not the 26 stack positions, is the Pico's constraint: 14
+cards are allocated, kept in flat lists rather than one ``CardView`` object each (the
+objects' attributes would cost kilobytes), with one palette for a card's face and
+indices; no centre pip. The line labels are single glyph tiles. Cards are redrawn
+first, a message one frame later.
 
 **Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``,
 ``hw.draw.card_view``, ``hw.messages``; reads ``engine.aggravation.AggravationGame``
@@ -59,13 +62,14 @@ from engine.cards import NO_CARD
 from engine.family import PLAY
 from hw import messages
 from hw.draw import card_view, gfx
-from hw.draw.card_view import CardView, Shapes
+from hw.draw.card_view import Shapes
 from hw.draw.text import LEFT, RIGHT, Text
 
 SLOTS = 14  # card views: both rows together never hold more stacks
 LINES = 5  # lines of cards on the screen: the most both rows need
 ROWS = 14  # B's first position (engine.aggravation.ROW_BASE)
 SELECTED = 0x2F5BFF  # a selected column: its stacks' borders and its line labels (blue)
+HELD = gfx.WHITE  # a held tap's stack (orange and gold are too alike)
 
 # Messages: (text for A, text for B), by id: hw.messages' (reworded where too long for
 # the strip), then this game's own from _OWN: call won by A / B told to each seat,
@@ -92,7 +96,7 @@ LEFT_WIDTH = 11  # "Share 26/10", "Call 350ms"
 SCORE_WIDTH = 7  # "Won 1/2"
 LOCKED_TEXT = b" LOCKED "
 # What a strip's left field shows (its kinds, then the texts around the figures).
-_PACK, _OUT, _HELD, _SHARE = 0, 1, 2, 3
+_PACK, _OUT, _CALLING, _SHARE = 0, 1, 2, 3
 _LABELS = (b"Pack ", b"Out! ", b"Call ", b"Share ")
 
 
@@ -153,21 +157,14 @@ class AggravationView:
         self.between = displayio.TileGrid(gfx.solid(width, 1), pixel_shader=gfx.palette(gfx.DIM))
         self.group.append(self.between)
 
-        shapes = Shapes(geo["card_w"], geo["card_h"], cards[0], cards[1])
-        self.cards = []
-        for _ in range(SLOTS):
-            card = CardView(shapes, 0, 0, geo["card_w"], geo["card_h"], geo["scale"],
-                            flipped=False)
-            card.group.hidden = True
-            self.cards.append(card)
-            self.group.append(card.group)
-        self.pos = bytearray(b"\xff" * SLOTS)  # the stack each view shows (255: none)
+        self._build_cards(geo, cards)
+        self.pos = bytearray(b"\xff" * SLOTS)  # the stack each card shows (255: none)
 
-        ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
+        label_ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
         self.labels = []  # seat A's lines 0-3, then B's
         for seat in range(2):
             for line in range(4):
-                label = displayio.TileGrid(glyphs, pixel_shader=ink, tile_width=gfx.GLYPH_W,
+                label = displayio.TileGrid(glyphs, pixel_shader=label_ink, tile_width=gfx.GLYPH_W,
                                            tile_height=gfx.GLYPH_H,
                                            default_tile=49 + line - gfx.FIRST_CHAR)
                 label.flip_x = label.flip_y = seat == 1
@@ -221,6 +218,54 @@ class AggravationView:
         self.message = -1
         self.shown = bytearray(b"\xff\xff")  # the message id on each seat's line
         self.set_message(messages.MSG_NONE)
+
+    def _build_cards(self, geo, cards):
+        """The :data:`SLOTS` cards, hidden: each a group of a face, two indices (rank and
+        suit, one upright for each seat, ``hw.draw.card_view``'s layout) over one
+        palette, and four border bars over another. Kept in flat lists, not one object
+        per card: 14 cards' Python objects would cost kilobytes of the Pico's heap."""
+        w = geo["card_w"]
+        h = geo["card_h"]
+        b = gfx.BORDER
+        shapes = Shapes(w, h, cards[0], cards[1])
+        layout = shapes.layout
+        single = layout.get("single", False)  # too small for two indices: A's only
+        self.groups = []
+        self.inks = []  # [FACE, ink colour] per card: the face and the indices
+        self.edges = []  # the border's colour per card
+        self.index_tiles = []  # per card: rank for A, rank for B, suit for A, suit for B
+        self.faces = bytearray(b"\xff" * SLOTS)  # the card code each shows
+        self.reds = bytearray(SLOTS)
+        self.borders = [gfx.EDGE] * SLOTS
+        for _ in range(SLOTS):
+            group = displayio.Group()
+            group.hidden = True
+            ink = gfx.palette(gfx.FACE, gfx.BLACK)
+            group.append(displayio.TileGrid(shapes.face, pixel_shader=ink, x=b, y=b))
+            for sheet, blank, (tx, ty, tw, th) in (
+                    (shapes.ranks, gfx.BLANK_RANK, layout["rank"]),
+                    (shapes.suits, gfx.BLANK_SUIT, layout["suit"])):
+                upright = displayio.TileGrid(sheet, pixel_shader=ink, tile_width=tw,
+                                             tile_height=th, default_tile=blank, x=tx, y=ty)
+                group.append(upright)
+                self.index_tiles.append(upright)
+                if single:
+                    self.index_tiles.append(upright)
+                    continue
+                turned = displayio.TileGrid(sheet, pixel_shader=ink, tile_width=tw,
+                                            tile_height=th, default_tile=blank,
+                                            x=w - tx - tw, y=h - ty - th)
+                turned.flip_x = turned.flip_y = True
+                group.append(turned)
+                self.index_tiles.append(turned)
+            edge = gfx.palette(gfx.EDGE)
+            for bitmap, ex, ey in ((shapes.hbar, b, 0), (shapes.hbar, b, h - b),
+                                   (shapes.vbar, 0, b), (shapes.vbar, w - b, b)):
+                group.append(displayio.TileGrid(bitmap, pixel_shader=edge, x=ex, y=ey))
+            self.groups.append(group)
+            self.inks.append(ink)
+            self.edges.append(edge)
+            self.group.append(group)
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's) to
@@ -294,7 +339,7 @@ class AggravationView:
         coverable = game.coverable if in_play and hints else 0
         tops = game.tops
         for v in range(SLOTS):
-            card = self.cards[v]
+            group = self.groups[v]
             if v < row_a:
                 pos = v
             elif ROWS - 1 - v < row_b:
@@ -304,18 +349,17 @@ class AggravationView:
             if pos != self.pos[v]:
                 self.pos[v] = pos
                 if pos == 255:
-                    card.group.hidden = True
+                    group.hidden = True
                     continue
-                card.group.x = card.x = stack_x(geo, pos)
-                card.group.y = card.y = stack_y(geo, pos)
-                card.group.hidden = False
-                card.flipped = pos >= ROWS
+                group.x = stack_x(geo, pos)
+                group.y = stack_y(geo, pos)
+                group.hidden = False
                 busy = True
             elif pos == 255:
                 continue
             top = tops[pos]
-            if top != card.card:
-                card.show(top)
+            if top != self.faces[v]:
+                self._show(v, top)
                 busy = True
             owner = 1 if pos >= ROWS else 0
             here = owner * 4 + (pos - owner * ROWS) % 4  # as a selection names a column
@@ -324,15 +368,16 @@ class AggravationView:
             elif chosen & 0xFF == here or chosen >> 8 == here:
                 color = SELECTED
             elif holds & 0xFF == pos or holds >> 8 == pos:
-                color = gfx.GOLD
+                color = HELD
             elif (pending >> pos) & 1:
                 color = gfx.PENDING
             elif (coverable >> pos) & 1:
                 color = gfx.HINT
             else:
                 color = gfx.EDGE
-            if color != card.border:
-                card.mark(color)
+            if color != self.borders[v]:
+                self.borders[v] = color
+                self.edges[v][0] = color
                 busy = True
         lines = (row_a + 3) // 4 + ((row_b + 3) // 4) * 8
         if lines != self.lines:  # the thin line between the rows, where they meet
@@ -374,7 +419,7 @@ class AggravationView:
         else:
             value = game.hold_left(seat, now)
             if value > 0:
-                kind = _HELD
+                kind = _CALLING
                 value = (value + 9) // 10 * 10
             else:
                 kind = _OUT
@@ -385,19 +430,42 @@ class AggravationView:
         if key != self.left[seat]:
             self.left[seat] = key
             _figures(self.left_text[seat], _LABELS[kind], value, of,
-                     b"ms" if kind == _HELD or kind == _OUT else b"")
+                     b"ms" if kind == _CALLING or kind == _OUT else b"")
 
-    def view_of(self, pos):
-        """The card view showing stack ``pos``, or None (for tests and the emulator)."""
+    def _show(self, v, card):
+        """Show card code ``card`` on card ``v`` (a stack's top: never ``NO_CARD``)."""
+        self.faces[v] = card
+        tiles = self.index_tiles
+        k = 4 * v
+        value = card >> 2  # engine.cards.rank
+        if tiles[k][0] != value:
+            tiles[k][0] = value
+            tiles[k + 1][0] = value
+        value = card & 3  # engine.cards.suit
+        if tiles[k + 2][0] != value:
+            tiles[k + 2][0] = value
+            tiles[k + 3][0] = value
+        red = 1 if value == 1 or value == 2 else 0
+        if red != self.reds[v]:
+            self.reds[v] = red
+            self.inks[v][1] = gfx.RED if red else gfx.BLACK
+
+    def slot_of(self, pos):
+        """The card (0-13) drawing stack ``pos``, or -1 (for tests and tools)."""
         for v in range(SLOTS):
             if self.pos[v] == pos:
-                return self.cards[v]
-        return None
+                return v
+        return -1
 
     def shown_top(self, pos):
         """The card code shown at stack ``pos`` (``NO_CARD`` where no card is drawn)."""
-        card = self.view_of(pos)
-        return NO_CARD if card is None else card.card
+        v = self.slot_of(pos)
+        return NO_CARD if v < 0 else self.faces[v]
+
+    def border_of(self, pos):
+        """The border colour of stack ``pos``'s card (-1: not drawn)."""
+        v = self.slot_of(pos)
+        return -1 if v < 0 else self.borders[v]
 
 
 def _figures(text, label, value, of, unit):
