@@ -24,8 +24,8 @@ from hw.draw import gfx
 from hw.games import aggravation as agg_kind
 from hw.games.aggravation.keys import column_button, line_of
 from hw.games.aggravation.table import (
-    HELD, LINES, MESSAGE_WIDTH, MESSAGES, SCORE_WIDTH, LEFT_WIDTH, SELECTED, agg_layout, stack_x,
-    stack_y,
+    HELD, LEFT_WIDTH, LINES, MESSAGE_WIDTH, SCORE_WIDTH, SELECTED, TILES, WORDS, agg_layout,
+    shown_text, stack_x, stack_y, words,
 )
 from tools.cpstubs import microcontroller
 
@@ -87,28 +87,36 @@ def check_screen(rig):
             v = view.slot_of(pos)
             if k < game.row_len[owner]:
                 drawn += 1
-                group = view.groups[v]
-                assert v >= 0 and not group.hidden and view.faces[v] == game.tops[pos]
-                assert (group.x, group.y) == (stack_x(geo, pos), stack_y(geo, pos))
-                tiles = view.index_tiles[4 * v:4 * v + 4]  # A's rank, B's rank, A's suit, B's
-                assert [t[0] for t in tiles] == [game.tops[pos] >> 2] * 2 + \
+                assert v >= 0 and view.faces[v] == game.tops[pos]
+                assert card_place(view, v) == (stack_x(geo, pos), stack_y(geo, pos))
+                tiles = view.tiles[TILES * v:TILES * v + TILES]
+                assert not any(t.hidden for t in tiles)
+                # A's rank, B's rank, A's suit, B's suit: B's turned
+                assert [t[0] for t in tiles[1:5]] == [game.tops[pos] >> 2] * 2 + \
                     [game.tops[pos] & 3] * 2
-                assert [t.flip_y for t in tiles] == [False, True, False, True]
+                assert [t.flip_y for t in tiles[1:5]] == [False, True, False, True]
             else:
                 assert v == -1
-    assert sum(1 for g in view.groups if not g.hidden) == drawn
+    assert sum(1 for v in range(14) if not view.tiles[TILES * v].hidden) == drawn
     for seat in range(2):
-        left = view.left_text[seat].text
+        left = shown_text(view.left_text[seat])
         if game.frustration:
             assert left == "Share %d/%d" % (game.shares[seat], game.target)
         elif game.packs[seat]:
             assert left == "Pack %d" % game.packs[seat]
         else:
             assert left.startswith(("Out! ", "Call ")) and left.endswith("ms")
-        assert view.score_text[seat].text == "Won %d/%d" % (game.score[seat], game.rules.wins)
+        assert shown_text(view.score_text[seat]) == "Won %d/%d" % (game.score[seat],
+                                                                     game.rules.wins)
         assert view.lock_text[seat].hidden == (not game.locked_at(seat, rig.now))
-        for text in (view.left_text[seat], view.score_text[seat], view.messages[seat]):
-            assert text.grid.flip_x == text.grid.flip_y == (seat == 1)
+        for field in (view.left_text[seat], view.score_text[seat], view.messages[seat]):
+            assert field.flip_x == field.flip_y == (seat == 1)
+
+
+def card_place(view, v):
+    """The (x, y) of card ``v`` (its face tile's place less its offset)."""
+    face = view.tiles[TILES * v]
+    return face.x - view.dx[0], face.y - view.dy[0]
 
 
 def redraw(rig):
@@ -202,10 +210,11 @@ def test_every_table_the_book_allows_fits_each_screen(size):
 
     layout = card_layout(geo["card_w"], geo["card_h"], pip_scale=0)
     assert not layout.get("single") and layout["rank_scale"] == (2 if height >= 240 else 1)
-    # the strip: left field, message and score fit the width at the text scale
-    cols = (width - 2 * geo["margin"]) // (gfx.GLYPH_W * geo["text_scale"])
+    # the strip: left field, message and score fit the width
+    cols = (width - 2 * geo["margin"]) // gfx.GLYPH_W  # text at scale 1
     assert LEFT_WIDTH + MESSAGE_WIDTH + SCORE_WIDTH <= cols
-    assert max(len(t) for pair in MESSAGES for t in pair) <= MESSAGE_WIDTH
+    ids = range(max(entry[0] for entry in WORDS) + 1)
+    assert max(len(words(i, seat)) for i in ids for seat in range(2)) <= MESSAGE_WIDTH
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -251,15 +260,15 @@ def test_a_row_of_thirteen_is_drawn_in_four_lines_from_its_owners_edge():
         display.root_group = view.group
         view.update(game, game.clock, messages.MSG_NONE, True)
         geo = view.geometry
-        group = [view.groups[view.slot_of(ROW_BASE + k)] for k in range(13)]
-        ys = sorted({g.y for g in group})
+        places = [card_place(view, view.slot_of(ROW_BASE + k)) for k in range(13)]
+        ys = sorted({y for x, y in places})
         assert len(ys) == 4 and ys[0] == geo["top"]  # B's line 0 at B's edge, then down
-        assert group[0].x > group[3].x and group[0].x == group[4].x  # mirrored, in columns
-        a = view.groups[view.slot_of(0)]
-        assert a.y == geo["top"] + 4 * geo["pitch"]
+        assert places[0][0] > places[3][0] and places[0][0] == places[4][0]  # mirrored
+        a = card_place(view, view.slot_of(0))
+        assert a[1] == geo["top"] + 4 * geo["pitch"]
         assert all(view.shown_top(ROW_BASE + k) == game.tops[ROW_BASE + k] for k in range(13))
-        assert sum(1 for g in view.groups if not g.hidden) == 14
-        assert ys[-1] + geo["card_h"] <= view.between.y < a.y  # the rows meet above A's line
+        assert sum(1 for v in range(14) if not view.tiles[TILES * v].hidden) == 14
+        assert ys[-1] + geo["card_h"] <= view.between.y < a[1]  # the rows meet above A's line
 
 
 # ------------------------------------------------------------------ a match on the pads
@@ -309,12 +318,11 @@ def test_a_column_of_several_stacks_is_selected_labelled_and_chosen_by_its_line(
     geo = view.geometry
     for line, pos in enumerate(stacks):
         assert view.border_of(pos) == SELECTED
-        group = view.groups[view.slot_of(pos)]
+        x, y = card_place(view, view.slot_of(pos))
         label = view.labels[seat * 4 + line]
         assert not label.hidden and label[0] == ord("1") + line - gfx.FIRST_CHAR
         assert label.flip_y == (seat == 1)  # upright for the seat that chose
-        assert group.x < label.x < group.x + geo["card_w"]
-        assert group.y < label.y < group.y + geo["card_h"]
+        assert x < label.x < x + geo["card_w"] and y < label.y < y + geo["card_h"]
     assert all(view.labels[k].hidden for k in range(8)
                if not seat * 4 <= k < seat * 4 + len(stacks))
     t = rig.now
@@ -358,7 +366,7 @@ def test_a_match_on_the_pads_ends_with_a_call_made_through_the_pads():
             redraw(rig)
             view = app.table
             assert view.border_of(held) == HELD
-            assert view.left_text[0].text.startswith("Call ")
+            assert shown_text(view.left_text[0]).startswith("Call ")
             saw_hold = True
             rank = game.tops[held] >> 2
             partner = [p for p in range(28) if p != held and (game.pairs >> p) & 1 and
@@ -375,7 +383,7 @@ def test_a_match_on_the_pads_ends_with_a_call_made_through_the_pads():
     assert game.result == WIN_A and game.why == WHY_CALL and saw_hold
     assert pressed > 10 and buttons[0] > buttons[1]
     rig.run(30)
-    assert [m.text for m in app.table.messages] == ["Call! You win!", "A called: A wins"]
+    assert [shown_text(m) for m in app.table.messages] == ["Call! You win!", "A called: A wins"]
     assert replay(split_matches(rig.log_text())[-1]) == rig.device_trace()
 
 
@@ -393,7 +401,7 @@ def test_frustration_shows_both_shares_and_the_scoop():
         if game.scooping and app.mode == GAME:
             rig.run(20)
             if game.scooping:
-                assert [m.text for m in app.table.messages] == ["Scooping the rows"] * 2
+                assert [shown_text(m) for m in app.table.messages] == ["Scooping the rows"] * 2
                 saw_scoop = True
         if app.mode == GAME and game.phase == PLAY and spent % 60 == 0:
             # until a scoop each seat covers on its own row (the shares stay), then
@@ -410,7 +418,7 @@ def test_frustration_shows_both_shares_and_the_scoop():
     assert min(game.shares) <= 20
     rig.run(30)
     winner = 0 if game.result == WIN_A else 1
-    assert app.table.messages[winner].text == "Target! You win!"
+    assert shown_text(app.table.messages[winner]) == "Target! You win!"
     assert replay(split_matches(rig.log_text())[-1]) == rig.device_trace()
 
 
@@ -445,7 +453,7 @@ def test_every_message_reads_right_on_this_screen():
                       (messages.MSG_ILLEGAL, "Not a match!"),
                       (messages.MSG_DEMO, "DEMO: press a key")):
         view.set_message(msg)
-        assert view.messages[0].text == want
+        assert shown_text(view.messages[0]) == want
 
 
 # ------------------------------------------------------------------ attract, switching

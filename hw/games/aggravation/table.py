@@ -37,22 +37,25 @@ locked.
 Implementation Notes
 --------------------
 
-Drawing as in ``hw.games.grid.table`` (a card is a face, two indices and four
-border bars, opaque TileGrids over shared bitmaps; ``hw.draw.text`` glyph tiles; one
-layer per pixel): :meth:`AggravationView.update` reads the engine's views and touches
-only what changed, so a frame allocates nothing (moving a card or a label is setting a
-group's ``x``/``y``). Heap, not the 26 stack positions, is the Pico's constraint: 14
-cards are allocated, kept in flat lists rather than one ``CardView`` object each (the
-objects' attributes would cost kilobytes), with one palette for a card's face and
-indices; no centre pip. The line labels are single glyph tiles. Cards are redrawn
-first, a message one frame later.
+Drawing as in ``hw.games.grid.table``: a card is a face, two indices and four border
+bars, text is glyph tiles (the layout of ``hw.draw.text``), each an opaque TileGrid
+over a shared bitmap, one layer per pixel; :meth:`AggravationView.update` reads the
+engine's views and touches only what changed, so a frame allocates nothing. Heap, not
+the 26 stack positions, is the Pico's constraint, so the screen owns 14 cards (never
+one per position) and no per-card or per-field objects: each card is nine TileGrids
+straight in the scene (moving one is setting nine ``x``/``y``), each text field one
+TileGrid, kept in flat lists; a card's colours are shared palettes it switches
+between (black or red ink; one palette per border colour), as are the text fields'
+(one per colour pair). No centre pip. Cards are redrawn first, a message one frame
+later. Text is drawn at scale 1 (every supported screen is at most 320 wide).
 
-**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.text``,
-``hw.draw.card_view``, ``hw.messages``; reads ``engine.aggravation.AggravationGame``
-views (``tops``, ``row_len``, ``packs``, ``shares``, ``pending``, ``coverable``,
-``phase``, ``held``, ``hold_left``, ``call_ms``, ``target``, ``frustration``,
-``scooping``, ``locked_at``, ``score``, ``why``, ``changes``, ``rules``) and
-``game.controls`` (``hw.games.aggravation.keys.Controls``: the selections).
+**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.card_view``
+(``Shapes``: the card's bitmaps and layout), ``hw.messages``; reads
+``engine.aggravation.AggravationGame`` views (``tops``, ``row_len``, ``packs``,
+``shares``, ``pending``, ``coverable``, ``phase``, ``held``, ``hold_left``,
+``call_ms``, ``target``, ``frustration``, ``scooping``, ``locked_at``, ``score``,
+``why``, ``changes``, ``rules``) and ``game.controls``
+(``hw.games.aggravation.keys.Controls``: the selections).
 """
 
 import displayio
@@ -62,42 +65,53 @@ from engine.cards import NO_CARD
 from engine.family import PLAY
 from hw import messages
 from hw.draw import card_view, gfx
-from hw.draw.card_view import Shapes
-from hw.draw.text import LEFT, RIGHT, Text
 
-SLOTS = 14  # card views: both rows together never hold more stacks
+SLOTS = 14  # cards: both rows together never hold more stacks
 LINES = 5  # lines of cards on the screen: the most both rows need
 ROWS = 14  # B's first position (engine.aggravation.ROW_BASE)
+TILES = 9  # per card: face, A's rank, B's rank, A's suit, B's suit, four border bars
 SELECTED = 0x2F5BFF  # a selected column: its stacks' borders and its line labels (blue)
 HELD = gfx.WHITE  # a held tap's stack (orange and gold are too alike)
+# Border colours, by the code a card keeps (EDGE, PENDING, HINT, FLASH, SELECTED, HELD).
+MARKS = (gfx.EDGE, gfx.PENDING, gfx.HINT, gfx.FLASH, SELECTED, HELD)
 
-# Messages: (text for A, text for B), by id: hw.messages' (reworded where too long for
-# the strip), then this game's own from _OWN: call won by A / B told to each seat,
-# the same told alike (the demo), then the same four for a share that met the target,
-# then "both called" and the scooping pause.
-_WORDS = {
-    messages.MSG_STUCK: (b"No match - dealing", b"No match - dealing"),
-    messages.MSG_PAUSED: (b"Paused - START", b"Paused - START"),
-    messages.MSG_DEMO: (b"DEMO: press a key", b"DEMO: press a key"),
-    messages.MSG_CPU_WIN_A: (b"You win the game!", b"Player wins"),
-    messages.MSG_CPU_MATCH_A: (b"You win the match!", b"Player wins match"),
-}
+# This game's words: (id, text for A, text for B). Ids below _OWN replace hw.messages'
+# (too long for the strip, or said otherwise); from _OWN: a call won by A / by B told
+# to each seat, the same told alike (the demo), the same four for a share that met
+# the target, "both called" and the scooping pause.
 _OWN = len(messages.MESSAGES)
-MESSAGES = tuple(_WORDS.get(i, texts) for i, texts in enumerate(messages.MESSAGES)) + (
-    (b"Call! You win!", b"A called: A wins"), (b"B called: B wins", b"Call! You win!"),
-    (b"A called: A wins", b"A called: A wins"), (b"B called: B wins", b"B called: B wins"),
-    (b"Target! You win!", b"A hit the target"), (b"B hit the target", b"Target! You win!"),
-    (b"A hit the target", b"A hit the target"), (b"B hit the target", b"B hit the target"),
-    (b"Both called: draw", b"Both called: draw"), (b"Scooping the rows", b"Scooping the rows"),
+WORDS = (
+    (messages.MSG_STUCK, b"No match - dealing", b"No match - dealing"),
+    (messages.MSG_PAUSED, b"Paused - START", b"Paused - START"),
+    (messages.MSG_DEMO, b"DEMO: press a key", b"DEMO: press a key"),
+    (messages.MSG_CPU_WIN_A, b"You win the game!", b"Player wins"),
+    (messages.MSG_CPU_MATCH_A, b"You win the match!", b"Player wins match"),
+    (_OWN, b"Call! You win!", b"A called: A wins"),
+    (_OWN + 1, b"B called: B wins", b"Call! You win!"),
+    (_OWN + 2, b"A called: A wins", b"A called: A wins"),
+    (_OWN + 3, b"B called: B wins", b"B called: B wins"),
+    (_OWN + 4, b"Target! You win!", b"A hit the target"),
+    (_OWN + 5, b"B hit the target", b"Target! You win!"),
+    (_OWN + 6, b"A hit the target", b"A hit the target"),
+    (_OWN + 7, b"B hit the target", b"B hit the target"),
+    (_OWN + 8, b"Both called: draw", b"Both called: draw"),
+    (_OWN + 9, b"Scooping the rows", b"Scooping the rows"),
 )
-del _WORDS
-MESSAGE_WIDTH = 18  # the longest message
+MESSAGE_WIDTH = 18  # the longest message (tests/test_fw_aggravation.py)
 LEFT_WIDTH = 11  # "Share 26/10", "Call 350ms"
 SCORE_WIDTH = 7  # "Won 1/2"
 LOCKED_TEXT = b" LOCKED "
-# What a strip's left field shows (its kinds, then the texts around the figures).
+# What a strip's left field shows: its kinds, and the words before the figures.
 _PACK, _OUT, _CALLING, _SHARE = 0, 1, 2, 3
 _LABELS = (b"Pack ", b"Out! ", b"Call ", b"Share ")
+
+
+def words(msg, seat):
+    """The text of message ``msg`` for ``seat`` (bytes)."""
+    for entry in WORDS:
+        if entry[0] == msg:
+            return entry[1 + seat]
+    return messages.MESSAGES[msg][seat]
 
 
 def agg_layout(width, height):
@@ -112,8 +126,8 @@ def agg_layout(width, height):
     return {
         "width": width, "height": height, "strip": strip, "gap": gap, "pitch": pitch,
         "top": strip + (avail - LINES * pitch + gap) // 2, "cell": cell, "card_w": card_w,
-        "card_h": card_h, "scale": card_view.card_layout(card_w, card_h, pip_scale=0)["rank_scale"],
-        "text_scale": max(1, min(strip // 12, width // 240)), "margin": max(2, width // 60),
+        "card_h": card_h, "margin": max(2, width // 60),
+        "scale": card_view.card_layout(card_w, card_h, pip_scale=0)["rank_scale"],
     }
 
 
@@ -139,6 +153,11 @@ def card_sheets(width, height):
     return card_view.card_sheets(geo["card_w"], geo["card_h"])[:2]
 
 
+def shown_text(field):
+    """The text a field's TileGrid shows, blanks trimmed (a new ``str``: for tests)."""
+    return "".join(chr(field[i] + gfx.FIRST_CHAR) for i in range(field.width)).strip()
+
+
 class AggravationView:
     """The Aggravation scene for a ``width x height`` display; ``group`` is its root."""
 
@@ -156,54 +175,51 @@ class AggravationView:
             self.group.append(box)
         self.between = displayio.TileGrid(gfx.solid(width, 1), pixel_shader=gfx.palette(gfx.DIM))
         self.group.append(self.between)
-
         self._build_cards(geo, cards)
         self.pos = bytearray(b"\xff" * SLOTS)  # the stack each card shows (255: none)
 
-        label_ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
+        ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
         self.labels = []  # seat A's lines 0-3, then B's
         for seat in range(2):
             for line in range(4):
-                label = displayio.TileGrid(glyphs, pixel_shader=label_ink, tile_width=gfx.GLYPH_W,
-                                           tile_height=gfx.GLYPH_H,
-                                           default_tile=49 + line - gfx.FIRST_CHAR)
-                label.flip_x = label.flip_y = seat == 1
+                label = self._field(glyphs, 1, ink, 0, 0, seat == 1)
+                label[0] = 49 + line - gfx.FIRST_CHAR  # "1" ...
                 label.hidden = True
                 self.labels.append(label)
-                self.group.append(label)
 
-        ts = geo["text_scale"]
+        # The strips: each seat's left field, score, message and LOCKED, as its reader
+        # sees them (B's turned: its left is the screen's right).
         margin = geo["margin"]
-        cell = gfx.GLYPH_W * ts
+        inks = (gfx.palette(gfx.PANEL, gfx.TEXT), gfx.palette(gfx.PANEL, gfx.DIM),
+                gfx.palette(gfx.PANEL, gfx.GOLD), gfx.palette(gfx.LOCKED, gfx.GOLD))
         self.left_text = []
         self.score_text = []
-        self.lock_text = []
         self.messages = []
+        self.lock_text = []
+        gw = gfx.GLYPH_W
         for seat in range(2):
-            flip = seat == 1
-            y = height - strip // 2 if seat == 0 else strip // 2
-            sign = 1 if seat == 0 else -1
-            left = margin if seat == 0 else width - margin  # the reader's left
-            right = width - margin if seat == 0 else margin
-            mid = (left + sign * LEFT_WIDTH * cell + right - sign * SCORE_WIDTH * cell) // 2
-            fields = (
-                Text(glyphs, LEFT_WIDTH, gfx.TEXT, ts, flip, (0.0, 0.5), (left, y), LEFT,
-                     gfx.PANEL),
-                Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
-                     gfx.PANEL),
-                Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ts, flip, (0.5, 0.5), (mid, y),
-                     background=gfx.PANEL),
-                Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.5, 0.5), (mid, y),
-                     background=gfx.LOCKED),
-            )
-            fields[3].set(LOCKED_TEXT)
-            fields[3].hidden = True
-            for text in fields:
-                self.group.append(text.group)
-            self.left_text.append(fields[0])
-            self.score_text.append(fields[1])
-            self.messages.append(fields[2])
-            self.lock_text.append(fields[3])
+            turned = seat == 1
+            y = (height - strip // 2 if seat == 0 else strip // 2) - gfx.GLYPH_H // 2
+            left_w = LEFT_WIDTH * gw
+            score_w = SCORE_WIDTH * gw
+            if seat == 0:
+                left_x = margin
+                score_x = width - margin - score_w
+                mid = (margin + left_w + score_x) // 2
+            else:
+                left_x = width - margin - left_w
+                score_x = margin
+                mid = (margin + score_w + left_x) // 2
+            self.left_text.append(self._field(glyphs, LEFT_WIDTH, inks[0], left_x, y, turned))
+            self.score_text.append(self._field(glyphs, SCORE_WIDTH, inks[1], score_x, y,
+                                               turned))
+            self.messages.append(self._field(glyphs, MESSAGE_WIDTH, inks[2],
+                                             mid - MESSAGE_WIDTH * gw // 2, y, turned))
+            lock = self._field(glyphs, len(LOCKED_TEXT), inks[3],
+                               mid - len(LOCKED_TEXT) * gw // 2, y, turned)
+            _write(lock, LOCKED_TEXT, 0)
+            lock.hidden = True
+            self.lock_text.append(lock)
 
         self.changes = -1
         self.picks = -1  # controls.changes drawn
@@ -219,53 +235,56 @@ class AggravationView:
         self.shown = bytearray(b"\xff\xff")  # the message id on each seat's line
         self.set_message(messages.MSG_NONE)
 
+    def _field(self, glyphs, width, ink, x, y, turned):
+        """A text field of ``width`` glyphs at (x, y), turned for seat B, in the scene."""
+        field = displayio.TileGrid(glyphs, pixel_shader=ink, width=width, height=1,
+                                   tile_width=gfx.GLYPH_W, tile_height=gfx.GLYPH_H,
+                                   default_tile=0, x=x, y=y)
+        field.flip_x = field.flip_y = turned  # turned: reads left to right from B's seat
+        self.group.append(field)
+        return field
+
     def _build_cards(self, geo, cards):
-        """The :data:`SLOTS` cards, hidden: each a group of a face, two indices (rank and
-        suit, one upright for each seat, ``hw.draw.card_view``'s layout) over one
-        palette, and four border bars over another. Kept in flat lists, not one object
-        per card: 14 cards' Python objects would cost kilobytes of the Pico's heap."""
+        """The :data:`SLOTS` cards, hidden: :data:`TILES` TileGrids each, in the scene."""
         w = geo["card_w"]
         h = geo["card_h"]
         b = gfx.BORDER
-        shapes = Shapes(w, h, cards[0], cards[1])
+        shapes = card_view.Shapes(w, h, cards[0], cards[1])
         layout = shapes.layout
         single = layout.get("single", False)  # too small for two indices: A's only
-        self.groups = []
-        self.inks = []  # [FACE, ink colour] per card: the face and the indices
-        self.edges = []  # the border's colour per card
-        self.index_tiles = []  # per card: rank for A, rank for B, suit for A, suit for B
+        self.black = gfx.palette(gfx.FACE, gfx.BLACK)  # a card's face and its indices
+        self.red = gfx.palette(gfx.FACE, gfx.RED)
+        self.edges = tuple(gfx.palette(color) for color in MARKS)
+        # (bitmap, blank tile or -1, x, y, w, h, turned) of each of a card's tiles
+        parts = [(shapes.face, -1, b, b, 0, 0, False)]
+        for sheet, blank, (tx, ty, tw, th) in ((shapes.ranks, gfx.BLANK_RANK, layout["rank"]),
+                                               (shapes.suits, gfx.BLANK_SUIT, layout["suit"])):
+            parts.append((sheet, blank, tx, ty, tw, th, False))
+            if single:  # no room for B's: a second copy of A's, in the same place
+                parts.append((sheet, blank, tx, ty, tw, th, False))
+            else:
+                parts.append((sheet, blank, w - tx - tw, h - ty - th, tw, th, True))
+        for bitmap, ex, ey in ((shapes.hbar, b, 0), (shapes.hbar, b, h - b),
+                               (shapes.vbar, 0, b), (shapes.vbar, w - b, b)):
+            parts.append((bitmap, -1, ex, ey, 0, 0, False))
+        self.dx = bytearray(p[2] for p in parts)  # each tile's place on its card
+        self.dy = bytearray(p[3] for p in parts)
+        self.tiles = []  # card v's tiles are [TILES * v, TILES * v + TILES)
+        for _ in range(SLOTS):
+            for k, (bitmap, blank, x, y, tw, th, turned) in enumerate(parts):
+                shader = self.edges[0] if k >= 5 else self.black
+                if blank < 0:
+                    tile = displayio.TileGrid(bitmap, pixel_shader=shader, x=x, y=y)
+                else:
+                    tile = displayio.TileGrid(bitmap, pixel_shader=shader, tile_width=tw,
+                                              tile_height=th, default_tile=blank, x=x, y=y)
+                tile.flip_x = tile.flip_y = turned
+                tile.hidden = True
+                self.tiles.append(tile)
+                self.group.append(tile)
         self.faces = bytearray(b"\xff" * SLOTS)  # the card code each shows
         self.reds = bytearray(SLOTS)
-        self.borders = [gfx.EDGE] * SLOTS
-        for _ in range(SLOTS):
-            group = displayio.Group()
-            group.hidden = True
-            ink = gfx.palette(gfx.FACE, gfx.BLACK)
-            group.append(displayio.TileGrid(shapes.face, pixel_shader=ink, x=b, y=b))
-            for sheet, blank, (tx, ty, tw, th) in (
-                    (shapes.ranks, gfx.BLANK_RANK, layout["rank"]),
-                    (shapes.suits, gfx.BLANK_SUIT, layout["suit"])):
-                upright = displayio.TileGrid(sheet, pixel_shader=ink, tile_width=tw,
-                                             tile_height=th, default_tile=blank, x=tx, y=ty)
-                group.append(upright)
-                self.index_tiles.append(upright)
-                if single:
-                    self.index_tiles.append(upright)
-                    continue
-                turned = displayio.TileGrid(sheet, pixel_shader=ink, tile_width=tw,
-                                            tile_height=th, default_tile=blank,
-                                            x=w - tx - tw, y=h - ty - th)
-                turned.flip_x = turned.flip_y = True
-                group.append(turned)
-                self.index_tiles.append(turned)
-            edge = gfx.palette(gfx.EDGE)
-            for bitmap, ex, ey in ((shapes.hbar, b, 0), (shapes.hbar, b, h - b),
-                                   (shapes.vbar, 0, b), (shapes.vbar, w - b, b)):
-                group.append(displayio.TileGrid(bitmap, pixel_shader=edge, x=ex, y=ey))
-            self.groups.append(group)
-            self.inks.append(ink)
-            self.edges.append(edge)
-            self.group.append(group)
+        self.marks = bytearray(SLOTS)  # each card's border: an index of MARKS
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's) to
@@ -276,7 +295,8 @@ class AggravationView:
             line = msg if lines is None else lines[seat]
             if line != shown[seat]:
                 shown[seat] = line
-                self.messages[seat].set(MESSAGES[line][seat])
+                text = words(line, seat)
+                _write(self.messages[seat], text, (MESSAGE_WIDTH - len(text)) // 2)
 
     def update(self, game, now, msg, hints, feedback=None):
         """Bring the scene up to date with ``game`` at time ``now`` (``feedback``: the
@@ -303,8 +323,8 @@ class AggravationView:
             score = game.score[seat] * 100 + game.rules.wins
             if score != self.score[seat]:
                 self.score[seat] = score
-                _figures(self.score_text[seat], b"Won ", game.score[seat], game.rules.wins,
-                         b"")
+                _figures(self.score_text[seat], True, b"Won ", game.score[seat],
+                         game.rules.wins, b"")
             locked = 1 if game.locked_at(seat, now) else 0
             if locked != self.locked[seat]:
                 self.locked[seat] = locked
@@ -338,8 +358,8 @@ class AggravationView:
         pending = game.pending if in_play else 0
         coverable = game.coverable if in_play and hints else 0
         tops = game.tops
+        tiles = self.tiles
         for v in range(SLOTS):
-            group = self.groups[v]
             if v < row_a:
                 pos = v
             elif ROWS - 1 - v < row_b:
@@ -349,11 +369,16 @@ class AggravationView:
             if pos != self.pos[v]:
                 self.pos[v] = pos
                 if pos == 255:
-                    group.hidden = True
+                    for k in range(TILES * v, TILES * v + TILES):
+                        tiles[k].hidden = True
                     continue
-                group.x = stack_x(geo, pos)
-                group.y = stack_y(geo, pos)
-                group.hidden = False
+                x = stack_x(geo, pos)
+                y = stack_y(geo, pos)
+                for k in range(TILES):
+                    tile = tiles[TILES * v + k]
+                    tile.x = x + self.dx[k]
+                    tile.y = y + self.dy[k]
+                    tile.hidden = False
                 busy = True
             elif pos == 255:
                 continue
@@ -364,20 +389,22 @@ class AggravationView:
             owner = 1 if pos >= ROWS else 0
             here = owner * 4 + (pos - owner * ROWS) % 4  # as a selection names a column
             if (flash >> pos) & 1:
-                color = gfx.FLASH
+                mark = 3
             elif chosen & 0xFF == here or chosen >> 8 == here:
-                color = SELECTED
+                mark = 4
             elif holds & 0xFF == pos or holds >> 8 == pos:
-                color = HELD
+                mark = 5
             elif (pending >> pos) & 1:
-                color = gfx.PENDING
+                mark = 1
             elif (coverable >> pos) & 1:
-                color = gfx.HINT
+                mark = 2
             else:
-                color = gfx.EDGE
-            if color != self.borders[v]:
-                self.borders[v] = color
-                self.edges[v][0] = color
+                mark = 0
+            if mark != self.marks[v]:
+                self.marks[v] = mark
+                edge = self.edges[mark]
+                for k in range(TILES * v + 5, TILES * v + TILES):
+                    tiles[k].pixel_shader = edge
                 busy = True
         lines = (row_a + 3) // 4 + ((row_b + 3) // 4) * 8
         if lines != self.lines:  # the thin line between the rows, where they meet
@@ -386,6 +413,26 @@ class AggravationView:
             meet = (row_b + 3) // 4 + LINES - (row_a + 3) // 4
             self.between.y = geo["top"] + meet * geo["pitch"] // 2 - (geo["gap"] + 1) // 2
         return busy
+
+    def _show(self, v, card):
+        """Show card code ``card`` on card ``v`` (a stack's top: never ``NO_CARD``)."""
+        self.faces[v] = card
+        tiles = self.tiles
+        k = TILES * v + 1  # A's rank, B's rank, A's suit, B's suit
+        value = card >> 2  # engine.cards.rank
+        if tiles[k][0] != value:
+            tiles[k][0] = value
+            tiles[k + 1][0] = value
+        value = card & 3  # engine.cards.suit
+        if tiles[k + 2][0] != value:
+            tiles[k + 2][0] = value
+            tiles[k + 3][0] = value
+        red = 1 if value == 1 or value == 2 else 0
+        if red != self.reds[v]:
+            self.reds[v] = red
+            ink = self.red if red else self.black
+            for i in range(k, k + 4):
+                tiles[i].pixel_shader = ink
 
     def _labels(self, game, chosen):
         """Label the stacks of each seat's selected column with the buttons that choose them."""
@@ -429,26 +476,8 @@ class AggravationView:
         key = kind * 100000000 + value * 10000 + of
         if key != self.left[seat]:
             self.left[seat] = key
-            _figures(self.left_text[seat], _LABELS[kind], value, of,
+            _figures(self.left_text[seat], False, _LABELS[kind], value, of,
                      b"ms" if kind == _CALLING or kind == _OUT else b"")
-
-    def _show(self, v, card):
-        """Show card code ``card`` on card ``v`` (a stack's top: never ``NO_CARD``)."""
-        self.faces[v] = card
-        tiles = self.index_tiles
-        k = 4 * v
-        value = card >> 2  # engine.cards.rank
-        if tiles[k][0] != value:
-            tiles[k][0] = value
-            tiles[k + 1][0] = value
-        value = card & 3  # engine.cards.suit
-        if tiles[k + 2][0] != value:
-            tiles[k + 2][0] = value
-            tiles[k + 3][0] = value
-        red = 1 if value == 1 or value == 2 else 0
-        if red != self.reds[v]:
-            self.reds[v] = red
-            self.inks[v][1] = gfx.RED if red else gfx.BLACK
 
     def slot_of(self, pos):
         """The card (0-13) drawing stack ``pos``, or -1 (for tests and tools)."""
@@ -465,27 +494,42 @@ class AggravationView:
     def border_of(self, pos):
         """The border colour of stack ``pos``'s card (-1: not drawn)."""
         v = self.slot_of(pos)
-        return -1 if v < 0 else self.borders[v]
+        return -1 if v < 0 else MARKS[self.marks[v]]
 
 
-def _figures(text, label, value, of, unit):
-    """Write ``label``, ``value``, ``/of`` if ``of``, then ``unit`` into ``text``, at its
-    left or (a RIGHT field) its right, blanks elsewhere, without allocating."""
+def _put(field, i, code):
+    tile = code - gfx.FIRST_CHAR
+    if field[i] != tile:
+        field[i] = tile
+
+
+def _write(field, text, start):
+    """Show ``text`` (bytes) from column ``start``, blanks elsewhere, without allocating."""
+    n = len(text)
+    for i in range(field.width):
+        k = i - start
+        _put(field, i, text[k] if 0 <= k < n else 32)
+
+
+def _figures(field, right, label, value, of, unit):
+    """Write ``label``, ``value``, ``/of`` if ``of``, then ``unit`` into ``field``, at its
+    left or (``right``) its right, blanks elsewhere, without allocating."""
     n = len(label) + _digits(value) + len(unit)
     if of:
         n += 1 + _digits(of)
-    width = text.width
-    col = width - n if text.align == RIGHT and n < width else 0
+    width = field.width
+    col = width - n if right and n < width else 0
     for i in range(col):
-        text.put(i, 32)
-    text.write(col, label)
-    col = _put_int(text, col + len(label), value)
+        _put(field, i, 32)
+    for k in range(len(label)):
+        if col + k < width:
+            _put(field, col + k, label[k])
+    col = _put_int(field, col + len(label), value)
     if of:
-        text.put(col, 47)  # "/"
-        col = _put_int(text, col + 1, of)
-    text.write(col, unit)
-    for i in range(col + len(unit), width):
-        text.put(i, 32)
+        _put(field, col, 47)  # "/"
+        col = _put_int(field, col + 1, of)
+    for i in range(col, width):
+        _put(field, i, unit[i - col] if i - col < len(unit) else 32)
 
 
 def _digits(value):
@@ -496,11 +540,11 @@ def _digits(value):
     return n
 
 
-def _put_int(text, col, value):
+def _put_int(field, col, value):
     """Write ``value`` from column ``col``; return the column after it."""
     digits = _digits(value)
     for k in range(digits - 1, -1, -1):
-        if col + k < text.width:
-            text.put(col + k, 48 + value % 10)
+        if col + k < field.width:
+            _put(field, col + k, 48 + value % 10)
         value //= 10
     return col + digits
