@@ -46,29 +46,31 @@ which differs only in a race the rules settle, as at the table. ``changes`` coun
 the selections' changes, for the screen.
 """
 
+from engine.compat import const
 from engine.ticks import ticks_diff
 
-LINE = 4  # stacks per line: the pad's columns
-ROWS = 14  # engine.aggravation.ROW_BASE: B's first position
-LONGEST = 13  # engine.aggravation.ROW_MAX: stacks in a row, at most
-SELECT_MS = 1500  # a selection lapses after this long
-NONE = 255
-_DEALING = 1  # engine.family's phases
-_PLAY = 2
-_STUCK = 3
+# (private constants are folded by MicroPython's compiler: no global, no name kept)
+_LINE = const(4)  # stacks per line: the pad's columns
+_ROWS = const(14)  # engine.aggravation.ROW_BASE: B's first position
+_LONGEST = const(13)  # engine.aggravation.ROW_MAX: stacks in a row, at most
+SELECT_MS = const(1500)  # a selection lapses after this long
+_NONE = const(255)
+_DEALING = const(1)  # engine.family's phases
+_PLAY = const(2)
+_STUCK = const(3)
 
 
 def column_button(seat, pos):
     """The pad button (0-7) of the column of stack ``pos`` on ``seat``'s pad; with
     :func:`line_of`, what presses it (for tests, docs and scripts)."""
-    owner = 1 if pos >= ROWS else 0
-    column = (pos - owner * ROWS) % LINE
-    return column if owner == seat else LINE + LINE - 1 - column
+    owner = 1 if pos >= _ROWS else 0
+    column = (pos - owner * _ROWS) % _LINE
+    return column if owner == seat else _LINE + _LINE - 1 - column
 
 
 def line_of(pos):
     """The line of stack ``pos`` in its row (0 at its owner's edge)."""
-    return (pos % ROWS) // LINE
+    return (pos % _ROWS) // _LINE
 
 
 class Controls:
@@ -79,7 +81,7 @@ class Controls:
         self.column = bytearray(2)  # its column, from the row owner's left
         self.since = [0, 0]  # when it was made (the engine's clock)
         self.game = [0, 0]  # game.games then
-        self.seen = bytearray(2 * LINE)  # the column's tops then, by line
+        self.seen = bytearray(2 * _LINE)  # the column's tops then, by line
         self.changes = 0
 
     def reset(self):
@@ -88,8 +90,8 @@ class Controls:
             self._drop(seat)
 
     def _drop(self, seat):
-        if self.far[seat] != NONE:
-            self.far[seat] = NONE
+        if self.far[seat] != _NONE:
+            self.far[seat] = _NONE
             self.changes += 1
 
     def _tops_kept(self, game, seat, owner, column, store):
@@ -97,12 +99,12 @@ class Controls:
         tops = game.tops
         seen = self.seen
         kept = True
-        for line in range(LINE):
-            k = column + LINE * line
-            top = tops[owner * ROWS + k] if k < LONGEST else NONE
+        for line in range(_LINE):
+            k = column + _LINE * line
+            top = tops[owner * _ROWS + k] if k < _LONGEST else _NONE
             if store:
-                seen[seat * LINE + line] = top
-            elif seen[seat * LINE + line] != top:
+                seen[seat * _LINE + line] = top
+            elif seen[seat * _LINE + line] != top:
                 kept = False
         return kept
 
@@ -110,7 +112,7 @@ class Controls:
         """``seat``'s selected column as ``owner * 4 + column`` (owner: the row's seat),
         or -1. A selection that has lapsed at ``now`` (see the module doc) is dropped."""
         far = self.far[seat]
-        if far == NONE:
+        if far == _NONE:
             return -1
         owner = seat ^ far
         column = self.column[seat]
@@ -119,7 +121,7 @@ class Controls:
                 not self._tops_kept(game, seat, owner, column, False):
             self._drop(seat)
             return -1
-        return owner * LINE + column
+        return owner * _LINE + column
 
     def _legal(self, game, seat, pos, held):
         """True if ``seat`` may press ``pos`` now (``held``: its held tap, or -1)."""
@@ -138,20 +140,20 @@ class Controls:
         """The position ``seat``'s pad ``button`` (0-7) presses now, or -1."""
         far = button >> 2
         place = button & 3  # from the seat's left
-        if self.far[seat] != NONE and self.selection(game, seat, game.clock) >= 0:
+        if self.far[seat] != _NONE and self.selection(game, seat, game.clock) >= 0:
             if self.far[seat] == far:  # the line
                 owner = seat ^ far
-                k = self.column[seat] + LINE * place
+                k = self.column[seat] + _LINE * place
                 self._drop(seat)
-                return owner * ROWS + k if k < game.row_len[owner] else -1
+                return owner * _ROWS + k if k < game.row_len[owner] else -1
             self._drop(seat)  # the other pad row: judged afresh
         owner = seat ^ far
         column = 3 - place if far else place
         n = game.row_len[owner]
         if column >= n:
             return -1
-        base = owner * ROWS
-        if column + LINE >= n:
+        base = owner * _ROWS
+        if column + _LINE >= n:
             return base + column  # the column's one stack
         held = -1
         if not game.packs[seat]:
@@ -166,7 +168,7 @@ class Controls:
                     found = -2  # several
                     break
                 found = base + k
-            k += LINE
+            k += _LINE
         if found >= 0:
             return found
         self.far[seat] = far

@@ -16,7 +16,7 @@ The screen has room for five lines of cards, the most the book allows (both rows
 together hold at most 14 stacks, a row at most 13: 13 + 1 or 9 + 5 stacks make five
 lines of four), at every size; so no card ever moves while its row grows. Every card
 carries its index in two corners, one upright for each seat (the layout of
-``hw.draw.card_view``): both players read every stack. The screen owns :data:`SLOTS`
+``hw.draw.card_view``): both players read every stack. The screen owns 14
 cards: A's stack ``k`` is drawn by card ``k``, B's by card ``13 - k`` (the two rows
 never need more than 14), moved into place when a row reaches it.
 
@@ -62,16 +62,17 @@ import displayio
 
 from engine.aggravation import WHY_BOTH_CALL, WHY_CALL
 from engine.cards import NO_CARD
+from engine.compat import const
 from engine.family import PLAY
 from hw import messages
 from hw.draw import card_view, gfx
 
-SLOTS = 14  # cards: both rows together never hold more stacks
-LINES = 5  # lines of cards on the screen: the most both rows need
-ROWS = 14  # B's first position (engine.aggravation.ROW_BASE)
-TILES = 9  # per card: face, A's rank, B's rank, A's suit, B's suit, four border bars
-SELECTED = 0x2F5BFF  # a selected column: its stacks' borders and its line labels (blue)
-HELD = gfx.WHITE  # a held tap's stack (orange and gold are too alike)
+_SLOTS = const(14)  # cards: both rows together never hold more stacks
+LINES = const(5)  # lines of cards on the screen: the most both rows need
+_ROWS = const(14)  # B's first position (engine.aggravation.ROW_BASE)
+TILES = const(9)  # per card: face, A's rank, B's rank, A's suit, B's suit, four border bars
+SELECTED = const(0x2F5BFF)  # a selected column: its stacks' borders and line labels (blue)
+HELD = const(0xFFFFFF)  # a held tap's stack: white (orange and gold are too alike)
 # Border colours, by the code a card keeps (EDGE, PENDING, HINT, FLASH, SELECTED, HELD).
 MARKS = (gfx.EDGE, gfx.PENDING, gfx.HINT, gfx.FLASH, SELECTED, HELD)
 
@@ -97,12 +98,15 @@ WORDS = (
     (_OWN + 8, b"Both called: draw", b"Both called: draw"),
     (_OWN + 9, b"Scooping the rows", b"Scooping the rows"),
 )
-MESSAGE_WIDTH = 18  # the longest message (tests/test_fw_aggravation.py)
-LEFT_WIDTH = 11  # "Share 26/10", "Call 350ms"
-SCORE_WIDTH = 7  # "Won 1/2"
+MESSAGE_WIDTH = const(18)  # the longest message (tests/test_fw_aggravation.py)
+LEFT_WIDTH = const(11)  # "Share 26/10", "Call 350ms"
+SCORE_WIDTH = const(7)  # "Won 1/2"
 LOCKED_TEXT = b" LOCKED "
 # What a strip's left field shows: its kinds, and the words before the figures.
-_PACK, _OUT, _CALLING, _SHARE = 0, 1, 2, 3
+_PACK = const(0)
+_OUT = const(1)
+_CALLING = const(2)
+_SHARE = const(3)
 _LABELS = (b"Pack ", b"Out! ", b"Call ", b"Share ")
 
 
@@ -133,16 +137,16 @@ def agg_layout(width, height):
 
 def stack_x(geo, pos):
     """The x of stack ``pos``'s card (B's row mirrored: its left is the screen's right)."""
-    column = (pos % ROWS) % 4
-    if pos >= ROWS:
+    column = (pos % _ROWS) % 4
+    if pos >= _ROWS:
         column = 3 - column
     return column * geo["cell"] + (geo["cell"] - geo["card_w"]) // 2
 
 
 def stack_y(geo, pos):
     """The y of stack ``pos``'s card (each row's line 0 at its owner's edge)."""
-    line = (pos % ROWS) // 4
-    slot = line if pos >= ROWS else LINES - 1 - line
+    line = (pos % _ROWS) // 4
+    slot = line if pos >= _ROWS else LINES - 1 - line
     return geo["top"] + slot * geo["pitch"]
 
 
@@ -176,7 +180,7 @@ class AggravationView:
         self.between = displayio.TileGrid(gfx.solid(width, 1), pixel_shader=gfx.palette(gfx.DIM))
         self.group.append(self.between)
         self._build_cards(geo, cards)
-        self.pos = bytearray(b"\xff" * SLOTS)  # the stack each card shows (255: none)
+        self.pos = bytearray(b"\xff" * _SLOTS)  # the stack each card shows (255: none)
 
         ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
         self.labels = []  # seat A's lines 0-3, then B's
@@ -245,7 +249,7 @@ class AggravationView:
         return field
 
     def _build_cards(self, geo, cards):
-        """The :data:`SLOTS` cards, hidden: :data:`TILES` TileGrids each, in the scene."""
+        """The 14 cards, hidden: :data:`TILES` TileGrids each, in the scene."""
         w = geo["card_w"]
         h = geo["card_h"]
         b = gfx.BORDER
@@ -270,7 +274,7 @@ class AggravationView:
         self.dx = bytearray(p[2] for p in parts)  # each tile's place on its card
         self.dy = bytearray(p[3] for p in parts)
         self.tiles = []  # card v's tiles are [TILES * v, TILES * v + TILES)
-        for _ in range(SLOTS):
+        for _ in range(_SLOTS):
             for k, (bitmap, blank, x, y, tw, th, turned) in enumerate(parts):
                 shader = self.edges[0] if k >= 5 else self.black
                 if blank < 0:
@@ -282,9 +286,9 @@ class AggravationView:
                 tile.hidden = True
                 self.tiles.append(tile)
                 self.group.append(tile)
-        self.faces = bytearray(b"\xff" * SLOTS)  # the card code each shows
-        self.reds = bytearray(SLOTS)
-        self.marks = bytearray(SLOTS)  # each card's border: an index of MARKS
+        self.faces = bytearray(b"\xff" * _SLOTS)  # the card code each shows
+        self.reds = bytearray(_SLOTS)
+        self.marks = bytearray(_SLOTS)  # each card's border: an index of MARKS
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's) to
@@ -359,11 +363,11 @@ class AggravationView:
         coverable = game.coverable if in_play and hints else 0
         tops = game.tops
         tiles = self.tiles
-        for v in range(SLOTS):
+        for v in range(_SLOTS):
             if v < row_a:
                 pos = v
-            elif ROWS - 1 - v < row_b:
-                pos = 2 * ROWS - 1 - v
+            elif _ROWS - 1 - v < row_b:
+                pos = 2 * _ROWS - 1 - v
             else:
                 pos = 255
             if pos != self.pos[v]:
@@ -386,8 +390,8 @@ class AggravationView:
             if top != self.faces[v]:
                 self._show(v, top)
                 busy = True
-            owner = 1 if pos >= ROWS else 0
-            here = owner * 4 + (pos - owner * ROWS) % 4  # as a selection names a column
+            owner = 1 if pos >= _ROWS else 0
+            here = owner * 4 + (pos - owner * _ROWS) % 4  # as a selection names a column
             if (flash >> pos) & 1:
                 mark = 3
             elif chosen & 0xFF == here or chosen >> 8 == here:
@@ -447,7 +451,7 @@ class AggravationView:
                 if picked == 0xFF or k >= game.row_len[owner]:
                     label.hidden = True
                     continue
-                pos = owner * ROWS + k
+                pos = owner * _ROWS + k
                 shift = (4 if seat == 0 else -4) if both else 0  # both on one column
                 label.x = stack_x(geo, pos) + (geo["card_w"] - gfx.GLYPH_W) // 2 + shift
                 label.y = stack_y(geo, pos) + (geo["card_h"] - gfx.GLYPH_H) // 2
@@ -481,7 +485,7 @@ class AggravationView:
 
     def slot_of(self, pos):
         """The card (0-13) drawing stack ``pos``, or -1 (for tests and tools)."""
-        for v in range(SLOTS):
+        for v in range(_SLOTS):
             if self.pos[v] == pos:
                 return v
         return -1
