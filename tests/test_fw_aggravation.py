@@ -24,9 +24,10 @@ from hw.draw import gfx
 from hw.games import aggravation as agg_kind
 from hw.games.aggravation.keys import column_button, line_of
 from hw.games.aggravation.table import (
-    HELD, LEFT_WIDTH, LINES, MESSAGE_WIDTH, SCORE_WIDTH, SELECTED, TILES, WORDS, agg_layout,
-    shown_text, stack_x, stack_y, words,
+    HELD, LEFT_WIDTH, LINES, MESSAGE_WIDTH, SCORE_WIDTH, SELECTED, TILES, WORDS, shown_text,
+    stack_x, stack_y, words,
 )
+from hw.games.aggravation.scene import agg_layout
 from tools.cpstubs import microcontroller
 
 AGG = games.index_of("aggravation")
@@ -246,7 +247,8 @@ def test_a_row_of_thirteen_is_drawn_in_four_lines_from_its_owners_edge():
     """A real 1 + 13 table (RULES-AGGRAVATION.md §2's longest row) on a fresh view."""
     from aggravation_helpers import agg_log, race_deck, race_presses, run_agg
     from hw.games.aggravation.keys import Controls
-    from hw.games.aggravation.table import AggravationView, card_sheets
+    from hw.games.aggravation.scene import card_sheets
+    from hw.games.aggravation.table import AggravationView
     from tools.cpstubs.screen import make_display
 
     b = "QH AH 2H 3H 4H 6H 7H 8H 9H TH JH KH"
@@ -493,6 +495,7 @@ def test_choosing_another_game_forgets_aggravations_modules():
     rig = Rig(seed=4)
     begin(rig)
     assert all(name in sys.modules for name in AGG_MODULES)
+    assert "hw.games.aggravation.scene" not in sys.modules  # the builder: gone once built
     rig.scanner.press(KEY_START, rig.now)
     rig.run(1100)
     rig.scanner.release(KEY_START, rig.now)

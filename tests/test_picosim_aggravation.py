@@ -122,7 +122,8 @@ def test_aggravation_screen_on_the_pico_is_the_desktops_drawing_of_the_log(sessi
     from hw import messages
     from hw.draw import gfx
     from hw.games.aggravation.keys import Controls
-    from hw.games.aggravation.table import AggravationView, card_sheets
+    from hw.games.aggravation.scene import card_sheets
+    from hw.games.aggravation.table import AggravationView
     from tools.cpstubs.screen import make_display, snapshot
 
     game = _replayed(session.matches[-1])

@@ -21,8 +21,9 @@ DEFAULTS = b"\x00\x00\x01"  # Aggravation, target 10, the book's 400 ms
 TARGETS = (10, 15, 20)
 CALLS = (300, 400, 600)
 RANK_FLASH = False  # a tie flashes its stack only
-MODULES = ("hw.games.aggravation.table", "hw.games.aggravation.keys", "hw.games.aggravation",
-           "engine.aggravation_bot", "engine.aggravation", "engine.aggravation_rules")
+MODULES = ("hw.games.aggravation.scene", "hw.games.aggravation.table",
+           "hw.games.aggravation.keys", "hw.games.aggravation", "engine.aggravation_bot",
+           "engine.aggravation", "engine.aggravation_rules")
 VARIATIONS = 2  # the demo: Aggravation, then Frustration
 DEMO_TARGET = 20
 
@@ -68,15 +69,21 @@ def bot(game, seat, level, seed):
 
 
 def sheets(width, height):
-    from hw.games.aggravation.table import card_sheets
+    from hw.games import forget
+    from hw.games.aggravation.scene import card_sheets
 
-    return card_sheets(width, height)
+    made = card_sheets(width, height)
+    forget("hw.games.aggravation.scene")  # build-time code: see view()
+    return made
 
 
 def view(width, height, glyphs, sheets):
+    from hw.games import forget
     from hw.games.aggravation.table import AggravationView
 
-    return AggravationView(width, height, glyphs, sheets)
+    made = AggravationView(width, height, glyphs, sheets)
+    forget("hw.games.aggravation.scene")  # the scene's builder: no heap during play
+    return made
 
 
 def target(game, seat, button):

@@ -47,10 +47,11 @@ straight in the scene (moving one is setting nine ``x``/``y``), each text field 
 TileGrid, kept in flat lists; a card's colours are shared palettes it switches
 between (black or red ink; one palette per border colour), as are the text fields'
 (one per colour pair). No centre pip. Cards are redrawn first, a message one frame
-later. Text is drawn at scale 1 (every supported screen is at most 320 wide).
+later. Text is drawn at scale 1 (every supported screen is at most 320 wide). The
+scene is built by ``hw.games.aggravation.scene``, whose code is forgotten once built.
 
-**Software and Dependencies:** ``displayio``; ``hw.draw.gfx``, ``hw.draw.card_view``
-(``Shapes``: the card's bitmaps and layout), ``hw.messages``; reads
+**Software and Dependencies:** ``hw.draw.gfx``, ``hw.messages``;
+``hw.games.aggravation.scene`` (the build: forgotten once built); reads
 ``engine.aggravation.AggravationGame`` views (``tops``, ``row_len``, ``packs``,
 ``shares``, ``pending``, ``coverable``, ``phase``, ``held``, ``hold_left``,
 ``call_ms``, ``target``, ``frustration``, ``scooping``, ``locked_at``, ``score``,
@@ -58,14 +59,12 @@ later. Text is drawn at scale 1 (every supported screen is at most 320 wide).
 (``hw.games.aggravation.keys.Controls``: the selections).
 """
 
-import displayio
-
 from engine.aggravation import WHY_BOTH_CALL, WHY_CALL
 from engine.cards import NO_CARD
 from engine.compat import const
 from engine.family import PLAY
 from hw import messages
-from hw.draw import card_view, gfx
+from hw.draw import gfx
 
 _SLOTS = const(14)  # cards: both rows together never hold more stacks
 LINES = const(5)  # lines of cards on the screen: the most both rows need
@@ -118,23 +117,6 @@ def words(msg, seat):
     return messages.MESSAGES[msg][seat]
 
 
-def agg_layout(width, height):
-    """Return the geometry (a dict of ints) of Aggravation's screen on ``width x height``."""
-    strip = max(12, height // 12)
-    gap = max(2, width // 80)
-    avail = height - 2 * strip
-    pitch = avail // LINES
-    cell = width // 4
-    card_w = cell - 2 * gap
-    card_h = pitch - gap
-    return {
-        "width": width, "height": height, "strip": strip, "gap": gap, "pitch": pitch,
-        "top": strip + (avail - LINES * pitch + gap) // 2, "cell": cell, "card_w": card_w,
-        "card_h": card_h, "margin": max(2, width // 60),
-        "scale": card_view.card_layout(card_w, card_h, pip_scale=0)["rank_scale"],
-    }
-
-
 def stack_x(geo, pos):
     """The x of stack ``pos``'s card (B's row mirrored: its left is the screen's right)."""
     column = (pos % _ROWS) % 4
@@ -150,13 +132,6 @@ def stack_y(geo, pos):
     return geo["top"] + slot * geo["pitch"]
 
 
-def card_sheets(width, height):
-    """Return ``(ranks, suits)`` for this screen's cards (``hw.draw.card_view``): no
-    centre pip (a selected column's labels go there; 14 cards' pips cost heap)."""
-    geo = agg_layout(width, height)
-    return card_view.card_sheets(geo["card_w"], geo["card_h"])[:2]
-
-
 def shown_text(field):
     """The text a field's TileGrid shows, blanks trimmed (a new ``str``: for tests)."""
     return "".join(chr(field[i] + gfx.FIRST_CHAR) for i in range(field.width)).strip()
@@ -166,65 +141,15 @@ class AggravationView:
     """The Aggravation scene for a ``width x height`` display; ``group`` is its root."""
 
     def __init__(self, width, height, glyphs, cards):
-        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets`."""
-        geo = agg_layout(width, height)
-        self.geometry = geo
-        self.group = displayio.Group()
-        background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
-        self.group.append(background)
-        strip = geo["strip"]
-        for seat in range(2):
-            box, _ = gfx.panel(0, height - strip if seat == 0 else 0, width, strip, gfx.PANEL,
-                               cell=4)
-            self.group.append(box)
-        self.between = displayio.TileGrid(gfx.solid(width, 1), pixel_shader=gfx.palette(gfx.DIM))
-        self.group.append(self.between)
-        self._build_cards(geo, cards)
+        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: the sheets of
+        ``hw.games.aggravation.scene.card_sheets``, which builds the scene."""
+        from hw.games.aggravation.scene import build
+
+        build(self, width, height, glyphs, cards)
         self.pos = bytearray(b"\xff" * _SLOTS)  # the stack each card shows (255: none)
-
-        ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
-        self.labels = []  # seat A's lines 0-3, then B's
-        for seat in range(2):
-            for line in range(4):
-                label = self._field(glyphs, 1, ink, 0, 0, seat == 1)
-                label[0] = 49 + line - gfx.FIRST_CHAR  # "1" ...
-                label.hidden = True
-                self.labels.append(label)
-
-        # The strips: each seat's left field, score, message and LOCKED, as its reader
-        # sees them (B's turned: its left is the screen's right).
-        margin = geo["margin"]
-        inks = (gfx.palette(gfx.PANEL, gfx.TEXT), gfx.palette(gfx.PANEL, gfx.DIM),
-                gfx.palette(gfx.PANEL, gfx.GOLD), gfx.palette(gfx.LOCKED, gfx.GOLD))
-        self.left_text = []
-        self.score_text = []
-        self.messages = []
-        self.lock_text = []
-        gw = gfx.GLYPH_W
-        for seat in range(2):
-            turned = seat == 1
-            y = (height - strip // 2 if seat == 0 else strip // 2) - gfx.GLYPH_H // 2
-            left_w = LEFT_WIDTH * gw
-            score_w = SCORE_WIDTH * gw
-            if seat == 0:
-                left_x = margin
-                score_x = width - margin - score_w
-                mid = (margin + left_w + score_x) // 2
-            else:
-                left_x = width - margin - left_w
-                score_x = margin
-                mid = (margin + score_w + left_x) // 2
-            self.left_text.append(self._field(glyphs, LEFT_WIDTH, inks[0], left_x, y, turned))
-            self.score_text.append(self._field(glyphs, SCORE_WIDTH, inks[1], score_x, y,
-                                               turned))
-            self.messages.append(self._field(glyphs, MESSAGE_WIDTH, inks[2],
-                                             mid - MESSAGE_WIDTH * gw // 2, y, turned))
-            lock = self._field(glyphs, len(LOCKED_TEXT), inks[3],
-                               mid - len(LOCKED_TEXT) * gw // 2, y, turned)
-            _write(lock, LOCKED_TEXT, 0)
-            lock.hidden = True
-            self.lock_text.append(lock)
-
+        self.faces = bytearray(b"\xff" * _SLOTS)  # the card code each shows
+        self.reds = bytearray(_SLOTS)
+        self.marks = bytearray(_SLOTS)  # each card's border: an index of MARKS
         self.changes = -1
         self.picks = -1  # controls.changes drawn
         self.chosen = -1  # both selections drawn (see update)
@@ -238,57 +163,6 @@ class AggravationView:
         self.message = -1
         self.shown = bytearray(b"\xff\xff")  # the message id on each seat's line
         self.set_message(messages.MSG_NONE)
-
-    def _field(self, glyphs, width, ink, x, y, turned):
-        """A text field of ``width`` glyphs at (x, y), turned for seat B, in the scene."""
-        field = displayio.TileGrid(glyphs, pixel_shader=ink, width=width, height=1,
-                                   tile_width=gfx.GLYPH_W, tile_height=gfx.GLYPH_H,
-                                   default_tile=0, x=x, y=y)
-        field.flip_x = field.flip_y = turned  # turned: reads left to right from B's seat
-        self.group.append(field)
-        return field
-
-    def _build_cards(self, geo, cards):
-        """The 14 cards, hidden: :data:`TILES` TileGrids each, in the scene."""
-        w = geo["card_w"]
-        h = geo["card_h"]
-        b = gfx.BORDER
-        shapes = card_view.Shapes(w, h, cards[0], cards[1])
-        layout = shapes.layout
-        single = layout.get("single", False)  # too small for two indices: A's only
-        self.black = gfx.palette(gfx.FACE, gfx.BLACK)  # a card's face and its indices
-        self.red = gfx.palette(gfx.FACE, gfx.RED)
-        self.edges = tuple(gfx.palette(color) for color in MARKS)
-        # (bitmap, blank tile or -1, x, y, w, h, turned) of each of a card's tiles
-        parts = [(shapes.face, -1, b, b, 0, 0, False)]
-        for sheet, blank, (tx, ty, tw, th) in ((shapes.ranks, gfx.BLANK_RANK, layout["rank"]),
-                                               (shapes.suits, gfx.BLANK_SUIT, layout["suit"])):
-            parts.append((sheet, blank, tx, ty, tw, th, False))
-            if single:  # no room for B's: a second copy of A's, in the same place
-                parts.append((sheet, blank, tx, ty, tw, th, False))
-            else:
-                parts.append((sheet, blank, w - tx - tw, h - ty - th, tw, th, True))
-        for bitmap, ex, ey in ((shapes.hbar, b, 0), (shapes.hbar, b, h - b),
-                               (shapes.vbar, 0, b), (shapes.vbar, w - b, b)):
-            parts.append((bitmap, -1, ex, ey, 0, 0, False))
-        self.dx = bytearray(p[2] for p in parts)  # each tile's place on its card
-        self.dy = bytearray(p[3] for p in parts)
-        self.tiles = []  # card v's tiles are [TILES * v, TILES * v + TILES)
-        for _ in range(_SLOTS):
-            for k, (bitmap, blank, x, y, tw, th, turned) in enumerate(parts):
-                shader = self.edges[0] if k >= 5 else self.black
-                if blank < 0:
-                    tile = displayio.TileGrid(bitmap, pixel_shader=shader, x=x, y=y)
-                else:
-                    tile = displayio.TileGrid(bitmap, pixel_shader=shader, tile_width=tw,
-                                              tile_height=th, default_tile=blank, x=x, y=y)
-                tile.flip_x = tile.flip_y = turned
-                tile.hidden = True
-                self.tiles.append(tile)
-                self.group.append(tile)
-        self.faces = bytearray(b"\xff" * _SLOTS)  # the card code each shows
-        self.reds = bytearray(_SLOTS)
-        self.marks = bytearray(_SLOTS)  # each card's border: an index of MARKS
 
     def set_message(self, msg, lines=None):
         """Show message ``msg`` (an ``hw.messages`` MSG_* id, or one of this module's) to
