@@ -128,6 +128,11 @@ def test_aggravation_screen_on_the_pico_is_the_desktops_drawing_of_the_log(sessi
 
     game = _replayed(session.matches[-1])
     assert game.GAME == "aggravation" and game.phase in (DEALING, PLAY, STUCK)
+    # The device ran on for 2 s after its last press and logged nothing more (a deal or
+    # a pause's end would have been logged): its locks and holds ended by time alone.
+    before = (game.phase, game.deals, game.stucks, list(game.tops))
+    game.advance((game.clock + 1000) % (1 << 29))
+    assert (game.phase, game.deals, game.stucks, list(game.tops)) == before  # time alone
     game.controls = Controls()
     display = make_display(320, 240)
     view = AggravationView(320, 240, gfx.glyph_sheet(), card_sheets(320, 240))
@@ -157,3 +162,11 @@ def test_aggravation_allocates_nothing_per_frame_on_the_pico(session):
     assert last["low"] > 15000, stats
     for record in session.diag:  # the figures, for the record (pytest -s)
         print("Aggravation on the Pico: " + " ".join("%s=%s" % kv for kv in record.items()))
+
+
+def test_a_logged_press_is_put_back_on_its_column_button():
+    """``tools.picosim.analyze`` finds the pin of an Aggravation press with the kind's
+    ``press_button`` (its ``target`` keeps state: no stand-in table answers it)."""
+    log = b"CSLOG 1\nrules game=aggravation\nseed 1\nstart 0\npress 100 A 14\npress 200 B 5\n" \
+          b"press 300 A 4\npress 400 B 26\n"
+    assert analyze.press_buttons(log) == [7, 6, 0, 3]

@@ -88,3 +88,11 @@ def view(width, height, glyphs, sheets):
 
 def target(game, seat, button):
     return game.controls.target(game, seat, button)
+
+
+def press_button(seat, pos):
+    """The button whose press alone presses ``pos``: its column's (for tools reading a
+    log; a press that took a line button too is told by its time, not by this)."""
+    from hw.games.aggravation.keys import column_button
+
+    return column_button(seat, pos)
