@@ -133,6 +133,9 @@ NOT_RUN = {
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/heap_code.py --mpy none --diag": PICOSIM,
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
+    ".venv/bin/python -m tools.picosim.heap --games aggravation": PICOSIM,
+    ".venv/bin/python -m tools.picosim --game aggravation --script docs/aggravation-covers.script"
+    " --seed 7 --attract 0 --seconds 17 --latency build/aggravation-covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
     "make cpstack": CPSTACK + " fetches from a local HTTP server (this downloads from the web)",
     "make cpstack-unix": CPSTACK + " dry-runs it (this clones CircuitPython from GitHub and"
