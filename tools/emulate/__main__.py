@@ -120,6 +120,9 @@ def parse_args(argv):
     p.add_argument("--frames", metavar="DIR", help="write a PNG whenever the screen changes")
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames at the end")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the screen at the end")
+    p.add_argument("--window-shot", metavar="PATH",
+                   help="write a PNG of the window at the end: the screen at --scale with the"
+                        " key legend under it (headless too)")
     length = p.add_mutually_exclusive_group()
     length.add_argument("--until", type=int, metavar="MS", help="stop after MS ms of emulated time")
     length.add_argument("--seconds", type=float, help="stop after this many seconds")
@@ -159,7 +162,7 @@ def parse_args(argv):
 def check_outputs(args):
     """Raise ``UsageError`` if an output path cannot be written (nothing left behind)."""
     files = [("--log", args.log), ("--trace", args.trace), ("--gif", args.gif),
-             ("--screenshot", args.screenshot)]
+             ("--screenshot", args.screenshot), ("--window-shot", args.window_shot)]
     for option, path in files:
         if not path:
             continue
@@ -258,7 +261,7 @@ def _run(args, demo, keep_frames=True):
     """Load the script, run the firmware, write and list the outputs; exit status."""
     from tools.emulate import script as scripts
     from tools.emulate.demo import attract_seconds, make_gif
-    from tools.emulate.keys import HELP_LINES
+    from tools.emulate.keys import HELP_LINES, legend_lines
     from tools.emulate.main import Emulator
     from tools.emulate.nvm import default_path
 
@@ -310,6 +313,8 @@ def _run(args, demo, keep_frames=True):
     finally:
         if args.screenshot:
             emu.display.save(args.screenshot)
+        if args.window_shot:
+            emu.display.save_window(args.window_shot, legend_lines())
         emu.close()
     print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
           % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
@@ -321,6 +326,8 @@ def _run(args, demo, keep_frames=True):
         print("animated GIF: not written (nothing was drawn)")
     if args.screenshot:
         print("screenshot: %s" % args.screenshot)
+    if args.window_shot:
+        print("window: %s" % args.window_shot)
     if args.log:
         print("serial log: %s  (tools/replay %s)" % (args.log, args.log))
     return 0
