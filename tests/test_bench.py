@@ -84,7 +84,7 @@ def test_a_vm_that_does_not_run_stops_the_bench_with_one_line(monkeypatch, capsy
 
     real = bench.vm_figures
     monkeypatch.setattr(bench, "vm_figures", lambda: real(node="/nonexistent/node"))
-    assert bench.main() == 1
+    assert bench.main([]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""  # no half set of figures
     assert captured.err.startswith("tools.bench_engine: the MicroPython VM did not run: "
