@@ -20,7 +20,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap \
+.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap libcost \
 	cpstack cpstack-unix
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
@@ -85,6 +85,10 @@ pictures: venv
 # Heap per game, with and without the record FRAM, on the emulated Pico (minutes a run).
 heap: venv node_modules cpstack
 	$(PY) -m tools.picosim.heap $(ARGS)
+
+# What adafruit_display_text / adafruit_displayio_layout would cost a kit's heap (emulated Pico).
+libcost: venv node_modules cpstack
+	$(PY) -m tools.picosim.libcost
 
 wiring: venv
 	$(PY) -m tools.wiring --png docs/wiring.png --layout docs/layout.png --doc docs/BUILD.md $(ARGS)
