@@ -123,6 +123,7 @@ NOT_RUN = {
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
+    "make libcost": PICOSIM,
     "make cpstack": CPSTACK + " fetches from a local HTTP server (this downloads from the web)",
     "make cpstack-unix": CPSTACK + " dry-runs it (this clones CircuitPython from GitHub and"
     " compiles for minutes, with gcc-multilib)",
@@ -177,7 +178,7 @@ DRY_RUN = ("make test", "make node_modules", "make picosim", "make capture PORT=
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
-           "make soak", "make cpstack", "make cpstack-unix")
+           "make soak", "make libcost", "make cpstack", "make cpstack-unix")
 
 
 def key(command):
