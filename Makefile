@@ -10,6 +10,7 @@
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
 #   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
+#   make pictures                                redraw the docs' pictures of the code and the screens
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
 #   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
 #   make soak SOAK_CYCLES=200                    the firmware left on for emulated months (emulator)
@@ -75,9 +76,11 @@ replay: venv
 	@test -n "$(LOG)" || { echo "make replay: name the log, e.g. make replay LOG=tests/golden/rules.log" >&2; exit 2; }
 	$(PY) -m tools.replay $(LOG) $(ARGS)
 
-# The docs' pictures, redrawn from the code (tests/test_pictures.py checks them).
+# The docs' pictures, redrawn from the code: the layout, and the firmware's screens in
+# the desktop emulator (tools/pictures.py lists them; tests/test_pictures.py checks them).
 pictures: venv
 	$(PY) -m tools.architecture --png docs/img/architecture.png
+	$(PY) -m tools.pictures
 
 # Heap per game, with and without the record FRAM, on the emulated Pico (minutes a run).
 heap: venv node_modules cpstack

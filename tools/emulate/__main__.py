@@ -19,7 +19,11 @@ the two never overwrite each other.
 Saved menu choices (``--nvm``, default ``nvm.default_path()``) are used only by an
 interactive window session without a script: a scripted or headless run starts from
 the firmware's defaults, so it gives the same log whoever played before, unless
-``--nvm PATH`` asks for a file.
+``--nvm PATH`` asks for a file. ``--game KEY`` (``hw.games``' keys) makes KEY the
+menu's chosen game in that nvm, as a saved choice would (as ``tools.picosim --game``).
+
+``--log FILE`` is written anew by each run (one run, one serial stream), so running a
+documented example twice replays the same.
 """
 
 import argparse
@@ -29,6 +33,8 @@ import shutil
 import socket
 import sys
 import tempfile
+
+from hw import games
 
 PLAY_DIR = os.path.join("build", "emulator-play")  # make play without a display
 DEMO_DIR = os.path.join("build", "emulator-demo")  # --demo (headless)
@@ -114,10 +120,14 @@ def parse_args(argv):
     p.add_argument("--frames", metavar="DIR", help="write a PNG whenever the screen changes")
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames at the end")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the screen at the end")
+    p.add_argument("--window-shot", metavar="PATH",
+                   help="write a PNG of the window at the end: the screen at --scale with the"
+                        " key legend under it (headless too)")
     length = p.add_mutually_exclusive_group()
     length.add_argument("--until", type=int, metavar="MS", help="stop after MS ms of emulated time")
     length.add_argument("--seconds", type=float, help="stop after this many seconds")
-    p.add_argument("--log", metavar="FILE", help="also append the serial stream (match logs) to FILE")
+    p.add_argument("--log", metavar="FILE",
+                   help="also write the serial stream (match logs) to FILE (anew each run)")
     p.add_argument("--trace", metavar="FILE", help="write the engine's live trace (JSON lines)")
     p.add_argument("--nvm", metavar="PATH",
                    help="file for microcontroller.nvm (default ~/.cache/california-speed/nvm.bin;"
@@ -126,6 +136,9 @@ def parse_args(argv):
                    help="fit the optional record FRAM (an MB85RC256V on GP27/GP26), its 32 KB"
                         " kept in PATH: the record lives there instead of nvm")
     p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
+    p.add_argument("--game", choices=[key for key, _ in games.GAMES],
+                   help="start with this game chosen in the menu (a saved choice in the nvm;"
+                        " attract mode then demos it)")
     p.add_argument("--button-test", action="store_true",
                    help="hold START at power-on for %d ms: the firmware opens its button test"
                         " mode" % BUTTON_TEST_HOLD_MS)
@@ -149,7 +162,7 @@ def parse_args(argv):
 def check_outputs(args):
     """Raise ``UsageError`` if an output path cannot be written (nothing left behind)."""
     files = [("--log", args.log), ("--trace", args.trace), ("--gif", args.gif),
-             ("--screenshot", args.screenshot)]
+             ("--screenshot", args.screenshot), ("--window-shot", args.window_shot)]
     for option, path in files:
         if not path:
             continue
@@ -231,10 +244,7 @@ def _demo_outputs(args, folder):
     args.frames = args.frames or os.path.join(folder, "frames")
     args.gif = args.gif or os.path.join(folder, "demo.gif")
     args.screenshot = args.screenshot or os.path.join(folder, "last.png")
-    if not args.log:
-        args.log = os.path.join(folder, "match.log")
-        if os.path.exists(args.log):
-            os.remove(args.log)  # --log appends; a demo's log is its own
+    args.log = args.log or os.path.join(folder, "match.log")
     if os.path.isdir(args.frames):
         for name in os.listdir(args.frames):  # frames of an earlier demo
             if name.startswith("frame_") and name.endswith(".png"):
@@ -251,7 +261,7 @@ def _run(args, demo, keep_frames=True):
     """Load the script, run the firmware, write and list the outputs; exit status."""
     from tools.emulate import script as scripts
     from tools.emulate.demo import attract_seconds, make_gif
-    from tools.emulate.keys import HELP_LINES
+    from tools.emulate.keys import HELP_LINES, legend_lines
     from tools.emulate.main import Emulator
     from tools.emulate.nvm import default_path
 
@@ -276,12 +286,13 @@ def _run(args, demo, keep_frames=True):
     if nvm == "none":
         nvm = None
     if events and args.nvm is None:
-        print("menu: the firmware's defaults (a scripted run ignores saved choices;"
-              " --nvm PATH uses a file)")
+        print("menu: the firmware's defaults%s (a scripted run ignores saved choices;"
+              " --nvm PATH uses a file)"
+              % (", game %s" % games.NAMES[games.index_of(args.game)] if args.game else ""))
 
     emu = Emulator(width=args.width, height=args.height, scale=args.scale,
                    virtual=args.headless, seed=args.seed, start=args.start_ticks,
-                   nvm_path=nvm, fram_path=args.fram, log_path=args.log,
+                   nvm_path=nvm, fram_path=args.fram, log_path=args.log, game=args.game,
                    frames_dir=args.frames, until_ms=until, trace_path=args.trace,
                    hold_start_ms=BUTTON_TEST_HOLD_MS if args.button_test else None)
     emu.add_script(events)
@@ -292,10 +303,7 @@ def _run(args, demo, keep_frames=True):
         else:
             print("demo: CSPEED_ATTRACT_S=0 turns attract mode off: nothing will play")
         emu.every_loop.append(_stop_after_match)
-    print("usb_cdc.data (the match log) is %s\n"
-          "  watch it:  %s -m serial.tools.miniterm %s\n"
-          "  replay it: save it to a file, then tools/replay FILE"
-          % (emu.port.path, _interpreter(), emu.port.path), flush=True)
+    print(_port_lines(emu.port.path, args.headless, args.log), flush=True)
     if not args.headless:
         print("\n".join(HELP_LINES[2:]), flush=True)
     try:
@@ -305,6 +313,8 @@ def _run(args, demo, keep_frames=True):
     finally:
         if args.screenshot:
             emu.display.save(args.screenshot)
+        if args.window_shot:
+            emu.display.save_window(args.window_shot, legend_lines())
         emu.close()
     print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
           % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
@@ -316,9 +326,27 @@ def _run(args, demo, keep_frames=True):
         print("animated GIF: not written (nothing was drawn)")
     if args.screenshot:
         print("screenshot: %s" % args.screenshot)
+    if args.window_shot:
+        print("window: %s" % args.window_shot)
     if args.log:
         print("serial log: %s  (tools/replay %s)" % (args.log, args.log))
     return 0
+
+
+def _port_lines(pty, headless, log):
+    """Where the match log goes. Headless, time is virtual: the run is over before a
+    person could open the pty, so only the file (if any) is named."""
+    if headless:
+        if log:
+            return "usb_cdc.data (the match log) goes to %s" % log
+        return "usb_cdc.data (the match log): not kept (headless: add --log FILE to keep it)"
+    lines = ["usb_cdc.data (the match log) is %s" % pty,
+             "  watch it:  %s -m serial.tools.miniterm %s" % (_interpreter(), pty)]
+    if log:
+        lines.append("  and it is written to %s (tools/replay %s)" % (log, log))
+    else:
+        lines.append("  replay it: save it to a file (or run with --log FILE), then tools/replay FILE")
+    return "\n".join(lines)
 
 
 def _stop_after_match(emu, now):

@@ -156,3 +156,17 @@ class EmuDisplay(PyGameDisplay):
     def save(self, path):
         """Write the panel (1:1, without overlay) to ``path`` (PNG)."""
         pygame.image.save(self.frame, str(path))
+
+    def save_window(self, path, lines):
+        """Write the window as a person sees it to ``path`` (PNG): the panel at ``scale``
+        with the key legend (``lines``) under it, even headless (no overlay)."""
+        from tools.emulate.help import legend
+
+        panel = pygame.transform.scale(self.frame, (self.width * self.scale,
+                                                    self.height * self.scale))
+        strip = self.legend if self.legend is not None else \
+            legend(panel.get_width(), lines, self.scale)
+        window = pygame.Surface((panel.get_width(), panel.get_height() + strip.get_height()))
+        window.blit(panel, (0, 0))
+        window.blit(strip, (0, panel.get_height()))
+        pygame.image.save(window, str(path))

@@ -58,7 +58,7 @@ class Emulator:
 
     def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
                  start=None, nvm_path=None, fram_path=None, log_path=None, frames_dir=None,
-                 until_ms=None, trace_path=None, hold_start_ms=None):
+                 until_ms=None, trace_path=None, hold_start_ms=None, game=None):
         with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
             from tools import cpstubs
             from tools.emulate.display import EmuDisplay
@@ -78,12 +78,16 @@ class Emulator:
                                   legend=() if virtual else legend_lines())
         self.board.configure(BOARD_ID, display=self.display)
 
-        self.log_file = open(log_path, "ab") if log_path else None
+        self.log_file = open(log_path, "wb") if log_path else None  # one run, one stream
         self.port = PtyPort(tee=self.log_file)
         usb_cdc, micro = sys.modules["usb_cdc"], sys.modules["microcontroller"]
         self._stand_ins = (usb_cdc.data, micro.nvm)  # put back by close()
         usb_cdc.data = self.port
         micro.nvm = FileNVM(nvm_path)
+        if game is not None:  # the menu's chosen game, saved as the firmware saves it
+            from tools.emulate.nvm import choose_game
+
+            choose_game(micro.nvm, game)
         self.fram = None
         if fram_path is not None:  # the record's optional FRAM, on the Pico's I2C1 pins
             from tools.emulate.fram import FileFRAM

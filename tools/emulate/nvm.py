@@ -102,6 +102,21 @@ class FileNVM(ByteArray):
         write_whole(self.path, self._data)
 
 
+def choose_game(nvm, key):
+    """Make game ``key`` (``hw.games``) the chosen one in the record ``nvm`` holds (the
+    other choices and the stats kept), as the firmware's menu saves it."""
+    from hw.games import index_of
+    from hw.menu import DEFAULTS
+    from hw.store.record import GAME, Record
+
+    record = Record(DEFAULTS)
+    record.load(nvm)
+    if record.buf[GAME] != index_of(key):
+        record.buf[GAME] = index_of(key)
+        record.dirty = True
+        record.save(nvm)
+
+
 def write_whole(path, data):
     """Write ``data`` to ``path`` (nothing if None) so the file is never half-written."""
     if path is None:
