@@ -137,6 +137,7 @@ PROFILES = {
 REFERENCE = "pico_ili9341"
 
 _ROTATIONS = (0, 90, 180, 270)
+ATTRACT_S_MAX = 3600  # CSPEED_ATTRACT_S: idle seconds on the title before attract mode (0 = never)
 
 
 class SettingError(ValueError):

@@ -38,7 +38,6 @@ Implementation Notes
   the output folder cannot be written (a file in its place, no permission, full).
 """
 
-import argparse
 import errno
 import os
 import signal
@@ -49,8 +48,10 @@ from pathlib import Path
 from engine.game import Game, OUTCOME_NAMES
 from engine.log import HEADER, LINE_MAX, LogError, LogReader, is_digits
 from engine.trace import Tracer
+from tools import cli
 
 _HEADER = HEADER.encode()
+MATCHES_MAX = 1000000  # --matches
 _KEEP = 16  # bytes of an overlong line held back: enough to see a header glued to its end
 
 
@@ -314,15 +315,15 @@ def _why_not(err):
 
 def main(argv=None):
     """Command-line entry point."""
-    parser = argparse.ArgumentParser(prog="tools.capture", description=__doc__.split("\n")[0])
+    parser = cli.Parser("tools.capture", description=__doc__.split("\n")[0])
     parser.add_argument("port", help="serial port of the device's data channel, or the emulator's /dev/pts/N")
     parser.add_argument("--out", default="matches", help="folder for match-NNN.log files (default: matches)")
-    parser.add_argument("--matches", type=int, default=0, help="stop after this many finished matches")
-    parser.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds")
+    parser.add_argument("--matches", type=cli.whole(0, MATCHES_MAX), default=0,
+                        help="stop after this many finished matches (0: no limit)")
+    parser.add_argument("--seconds", type=cli.seconds(), default=0.0,
+                        help="stop after this many seconds (0: no limit)")
     parser.add_argument("--trace", action="store_true", help="also write each match's trace (.trace)")
     args = parser.parse_args(argv)
-    if args.matches < 0 or not 0 <= args.seconds < 1e9:  # also refuses nan
-        parser.error("--matches and --seconds must be >= 0")
     out = Path(args.out)
     why = _writable(out)
     if why:

@@ -41,11 +41,14 @@ from engine.speedrules import SpeedRules
 from engine.speed import SpeedGame
 from engine.speedbot import SpeedBot
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
+from tools import cli
 from tools.plotcheck import plots_unavailable
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
 MAX_MATCH_GAMES = 200
+LEVEL_FACTOR = cli.Number(float, 0.1, 10)  # normal*1.5: a level's delays scaled
+GAMES_MAX = 10000000  # --games, --matches, --sweep-games
 
 # --game NAME: (game class, CPU player class, rules class)
 GAMES = {"grid": (Game, Bot, Rules), "row": (RowGame, RowBot, RowRules),
@@ -313,7 +316,10 @@ def parse_level(text):
         raise argparse.ArgumentTypeError("unknown level %r (one of %s)" % (name, ", ".join(LEVEL_NAMES)))
     row = list(LEVELS[LEVEL_NAMES.index(name)])
     if factor:
-        f = float(factor)
+        try:
+            f = LEVEL_FACTOR.parse(factor, "the factor of level %r" % text[:24])
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
         for k in (0, 1, 2, 3, 5, 6):  # the delays; the percentages stay
             row[k] = int(round(row[k] * f))
     return text, level_params(tuple(row))
@@ -500,21 +506,24 @@ SWEEP = ("normal:normal*0.5,normal:normal*0.6,normal:normal*0.75,normal:normal*0
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tools.simulate", description=__doc__.split("\n")[0])
+    parser = cli.Parser("tools.simulate", description=__doc__.split("\n")[0])
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--games", type=int, help="games per pairing (default 100)")
-    what.add_argument("--matches", type=int, help="matches per pairing instead of games")
+    what.add_argument("--games", type=cli.whole(1, GAMES_MAX), help="games per pairing (default 100)")
+    what.add_argument("--matches", type=cli.whole(1, GAMES_MAX),
+                      help="matches per pairing instead of games")
     parser.add_argument("--levels", action="append", default=None,
                         help="pairings LEVEL_A:LEVEL_B[,...] (default normal:normal)")
     parser.add_argument("--game", choices=sorted(GAMES), default="grid",
                         help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md); "
                         "speed: Speed (RULES-SPEED.md)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=cli.SEED, default=1, help="the seed of every game's deck"
+                        " and bots")
+    parser.add_argument("--jobs", type=cli.JOBS, default=min(cli.JOBS_MAX, os.cpu_count() or 1),
+                        help="worker processes (default: one per CPU)")
     parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots into DIR")
-    parser.add_argument("--sweep-games", type=int, default=400,
+    parser.add_argument("--sweep-games", type=cli.whole(0, GAMES_MAX), default=400,
                         help="games per point of the win-rate-vs-gap plot (with --plots; 0: none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
@@ -528,8 +537,6 @@ def main(argv=None):
         parser.error(str(err))
     matches = args.matches is not None
     n = args.matches if matches else (args.games if args.games is not None else 100)
-    if n < 1 or args.jobs < 1:
-        parser.error("--games/--matches and --jobs must be at least 1")
     command = "%s--%s %d --levels %s --seed %d%s" % (
         "" if args.game == "grid" else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
         args.seed, (" --rules " + " ".join(args.rules)) if args.rules else "")

@@ -4,8 +4,8 @@ Implementation Notes
 --------------------
 
 Every bad argument is one line on stderr and exit status 2, found before the
-firmware runs: a panel size the firmware does not lay out, ``--seconds`` that is not
-a finite number >= 0, an output (``--log``, ``--trace``, ``--frames``, ``--gif``,
+firmware runs: a panel size the firmware does not lay out, a number outside its
+range (``tools.cli``: ``--seconds inf``, ``--until -5``), an output (``--log``, ``--trace``, ``--frames``, ``--gif``,
 ``--screenshot``) that cannot be written, a script that is not UTF-8 or spans more
 than ``script.SPAN_LIMIT_MS``.
 
@@ -22,13 +22,13 @@ the firmware's defaults, so it gives the same log whoever played before, unless
 ``--nvm PATH`` asks for a file.
 """
 
-import argparse
-import math
 import os
 import shutil
 import socket
 import sys
 import tempfile
+
+from tools import cli
 
 PLAY_DIR = os.path.join("build", "emulator-play")  # make play without a display
 DEMO_DIR = os.path.join("build", "emulator-demo")  # --demo (headless)
@@ -96,9 +96,9 @@ def no_display():
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m tools.emulate",
-                                description="Run the unchanged firmware (code.py) on the desktop.")
-    p.add_argument("--scale", type=int, choices=(1, 2, 3), default=2,
+    p = cli.Parser("tools.emulate", prog="python -m tools.emulate",
+                   description="Run the unchanged firmware (code.py) on the desktop.")
+    p.add_argument("--scale", type=cli.whole(1, 3), default=2,
                    help="window pixels per panel pixel (1 = pixel exact; default 2)")
     p.add_argument("--size", default="320x240",
                    help="panel WxH: 320x240 (ILI9341), 240x240, 240x135 (default 320x240)")
@@ -115,8 +115,10 @@ def parse_args(argv):
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames at the end")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the screen at the end")
     length = p.add_mutually_exclusive_group()
-    length.add_argument("--until", type=int, metavar="MS", help="stop after MS ms of emulated time")
-    length.add_argument("--seconds", type=float, help="stop after this many seconds")
+    length.add_argument("--until", type=cli.whole(0, cli.SECONDS_MAX * 1000, "ms"), metavar="MS",
+                        help="stop after MS ms of emulated time")
+    length.add_argument("--seconds", type=cli.seconds(), metavar="S",
+                        help="stop after S seconds")
     p.add_argument("--log", metavar="FILE", help="also append the serial stream (match logs) to FILE")
     p.add_argument("--trace", metavar="FILE", help="write the engine's live trace (JSON lines)")
     p.add_argument("--nvm", metavar="PATH",
@@ -125,11 +127,11 @@ def parse_args(argv):
     p.add_argument("--fram", metavar="PATH",
                    help="fit the optional record FRAM (an MB85RC256V on GP27/GP26), its 32 KB"
                         " kept in PATH: the record lives there instead of nvm")
-    p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
+    p.add_argument("--seed", type=cli.SEED, help="seed the firmware's shuffles (default: os.urandom)")
     p.add_argument("--button-test", action="store_true",
                    help="hold START at power-on for %d ms: the firmware opens its button test"
                         " mode" % BUTTON_TEST_HOLD_MS)
-    p.add_argument("--start-ticks", type=int, metavar="T",
+    p.add_argument("--start-ticks", type=cli.whole(0, (1 << 29) - 1), metavar="T",
                    help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
     args = p.parse_args(argv)
     if args.size.lower() not in SIZES:
@@ -137,12 +139,7 @@ def parse_args(argv):
                          % (", ".join(SIZES), args.size[:20]))
     args.width, args.height = (int(v) for v in args.size.lower().split("x"))
     if args.seconds is not None:
-        if not math.isfinite(args.seconds) or not 0 <= args.seconds < 1e9:
-            raise UsageError("--seconds must be a finite number of seconds >= 0, not %s"
-                             % args.seconds)
         args.until = int(args.seconds * 1000)
-    if args.until is not None and args.until < 0:
-        raise UsageError("--until must be >= 0 ms")
     return args
 
 

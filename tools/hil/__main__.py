@@ -6,24 +6,24 @@ Exit status: 0 all agree, 1 a difference (the first differing event is printed),
 2 a tool error (one line).
 """
 
-import argparse
 import sys
 from pathlib import Path
 
+from tools import cli
 from tools.hil import compare, scenario as scenarios, targets
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m tools.hil",
-                                description="Run key scenarios on the emulators or a board "
-                                            "and compare the match logs.")
+    p = cli.Parser("tools.hil", prog="python -m tools.hil",
+                   description="Run key scenarios on the emulators or a board "
+                               "and compare the match logs.")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO",
                    help="scenario files (the tools/emulate --script format)")
     p.add_argument("--emulate", action="store_true", help="the Blinka desktop emulator")
     p.add_argument("--picosim", action="store_true",
                    help="the real CircuitPython UF2 in the emulated Pico")
     p.add_argument("--port", metavar="DEV", help="a board's data port, e.g. /dev/ttyACM1")
-    p.add_argument("--tolerance", type=int, default=10, metavar="MS",
+    p.add_argument("--tolerance", type=cli.whole(0, 1000, "ms"), default=10, metavar="MS",
                    help="times may differ by this much (default 10 ms)")
     p.add_argument("--write-expected", action="store_true",
                    help="write each scenario's .expected from the first target's run")

@@ -1,10 +1,12 @@
 """Command line of the emulated Pico (``python -m tools.picosim``; docs/EMULATOR.md)."""
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
+
+from hw.profiles import ATTRACT_S_MAX
+from tools import cli
 
 DEFAULT_DIR = os.path.join("build", "picosim")
 DEFAULT_SECONDS = 10.0
@@ -12,11 +14,11 @@ SCRIPT_TAIL_S = 2.0  # with a script: run on this long after its last key
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        prog="python -m tools.picosim",
+    p = cli.Parser(
+        "tools.picosim", prog="python -m tools.picosim",
         description="Run the unchanged firmware on the real CircuitPython 10.2.1 Pico UF2 in an"
                     " emulated RP2040 (rp2040js), headless.")
-    p.add_argument("--seconds", type=float,
+    p.add_argument("--seconds", type=cli.seconds(), metavar="S",
                    help="emulated seconds to run after code.py starts (default %g, or the"
                         " script's last key + %g s)" % (DEFAULT_SECONDS, SCRIPT_TAIL_S))
     p.add_argument("--script", metavar="FILE",
@@ -24,11 +26,11 @@ def parse_args(argv):
                         " starts)")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="a settings.toml entry (repeatable), e.g. CSPEED_ATTRACT_S=2")
-    p.add_argument("--attract", type=int, metavar="S",
+    p.add_argument("--attract", type=cli.whole(0, ATTRACT_S_MAX), metavar="S",
                    help="idle seconds on the title before attract mode (CSPEED_ATTRACT_S)")
     p.add_argument("--demo", action="store_true",
                    help="attract mode after 1 s, 30 s, screenshot + GIF + log in " + DEFAULT_DIR)
-    p.add_argument("--seed", type=int,
+    p.add_argument("--seed", type=cli.SEED,
                    help="seed the firmware's shuffles (code.py becomes"
                         " run(build(seed=N)[1]) from hw.main)")
     p.add_argument("--game", choices=("grid", "row", "speed"),
