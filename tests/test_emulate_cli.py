@@ -46,7 +46,7 @@ def bad_cases(tmp):
         (["--trace", str(a_file / "t")], "cannot write --trace"),
         (["--gif", str(a_file / "d.gif")], "cannot write --gif"),
         (["--screenshot", "/proc/x.png"], "cannot write --screenshot"),
-        (["--frames", str(a_file)], "cannot write --frames %s: " % a_file),
+        (["--frames", str(a_file)], "cannot write into --frames %s: " % a_file),
     ]
 
 

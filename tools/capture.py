@@ -275,12 +275,9 @@ def _writable(out):
     """Return why ``out`` cannot hold match files, or None (folders made here are removed)."""
     missing = [p for p in [out, *out.parents] if not p.exists()]
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / (".capture-probe-%d" % os.getpid())
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as err:
-        return err.strerror or str(err)
+        cli.output_folder("--out", out)
+    except cli.OutputError as err:
+        return str(err)
     finally:
         for folder in missing:  # leaf first; the splitter makes them again once the port is open
             try:
@@ -327,8 +324,7 @@ def main(argv=None):
     out = Path(args.out)
     why = _writable(out)
     if why:
-        sys.stderr.write("tools.capture: cannot write match files into %s: %s\n" % (out, why))
-        return 2
+        return cli.fail("tools.capture", why)
     import serial  # pyserial: only the command needs it
 
     try:

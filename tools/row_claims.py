@@ -191,6 +191,11 @@ def main(argv=None):
     if args.plots and plots_unavailable("tools.row_claims"):
         sys.stderr.write(plots_unavailable("tools.row_claims") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.row_claims", err)
     try:
         parse_pairings([args.levels])  # checked before the first game
         res = run(args.games, args.seed, args.jobs, args.levels)
@@ -199,7 +204,11 @@ def main(argv=None):
     out = sys.stdout
     out.write("\n".join(table(res, args.levels)) + "\n\n" + "\n".join(variations_table(res)) + "\n")
     if args.plots:
-        out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        try:
+            out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        except OSError as err:  # a disk that filled up: the tables are out already
+            return cli.fail("tools.row_claims", "cannot write into --plots %s: %s"
+                            % (args.plots, cli.why(err)))
     return 0
 
 

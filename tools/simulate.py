@@ -530,6 +530,11 @@ def main(argv=None):
     if args.plots and plots_unavailable("tools.simulate"):
         sys.stderr.write(plots_unavailable("tools.simulate") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.simulate", err)
     try:
         pairs = parse_pairings(args.levels or ["normal:normal"])
         rules_kw = parse_rules(args.rules, args.game)
@@ -546,6 +551,7 @@ def main(argv=None):
     rep = report(pairs, results, matches, rules_kw, command, args.game)
     total = n * len(pairs)
     perf = {"jobs": args.jobs, "seconds": round(secs, 2), "per_second": round(total / secs, 1)}
+    plots_failed = None
     if args.plots:
         sweep = None
         if args.sweep_games:
@@ -555,7 +561,10 @@ def main(argv=None):
             sweep = report(spairs, sres, False, rules_kw, "sweep", args.game)
             rep["sweep"] = [{"b": s["b"], "card_ms_gap": s["card_ms_gap"], "a_wins": s["a_wins"]}
                             for s in sweep["pairings"]]
-        rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)
+        try:
+            rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)
+        except OSError as err:  # a disk that filled up: the figures are still printed below
+            plots_failed = "cannot write into --plots %s: %s" % (args.plots, cli.why(err))
     if args.json:
         rep["perf"] = perf  # the only part that changes from run to run
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
@@ -567,7 +576,7 @@ def main(argv=None):
         units = "matches" if matches else "games"
         sys.stdout.write("\n%d %s in %.2f s with %d jobs: %.1f %s per second\n" % (
             total, units, secs, args.jobs, perf["per_second"], units))
-    return 0
+    return cli.fail("tools.simulate", plots_failed) if plots_failed else 0
 
 
 if __name__ == "__main__":

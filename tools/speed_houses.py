@@ -169,6 +169,11 @@ def main(argv=None):
     if args.plots and plots_unavailable("tools.speed_houses"):
         sys.stderr.write(plots_unavailable("tools.speed_houses") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.speed_houses", err)
     try:
         parse_pairings([args.levels])  # checked before the first game
         res = run(args.games, args.seed, args.jobs, args.levels)
@@ -178,7 +183,11 @@ def main(argv=None):
     out.write("\n".join(rules_table(res)) + "\n\n" + "\n".join(levels_table(res)) + "\n\n"
               + "\n".join(matches_table(res)) + "\n")
     if args.plots:
-        out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        try:
+            out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        except OSError as err:  # a disk that filled up: the tables are out already
+            return cli.fail("tools.speed_houses", "cannot write into --plots %s: %s"
+                            % (args.plots, cli.why(err)))
     return 0
 
 

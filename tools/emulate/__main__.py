@@ -37,6 +37,7 @@ HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
 SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
 SIZES = ("320x240", "240x240", "240x135")  # the panels the firmware lays out
 BUTTON_TEST_HOLD_MS = 1500  # --button-test: START held this long from power-on
+NVM_SIZE = 4096  # microcontroller.nvm on a Pico (tools.emulate.nvm.FileNVM's default)
 
 
 class UsageError(Exception):
@@ -145,41 +146,35 @@ def parse_args(argv):
 
 def check_outputs(args):
     """Raise ``UsageError`` if an output path cannot be written (nothing left behind)."""
-    files = [("--log", args.log), ("--trace", args.trace), ("--gif", args.gif),
-             ("--screenshot", args.screenshot)]
-    for option, path in files:
-        if not path:
-            continue
-        try:
-            folder = os.path.dirname(os.path.abspath(path))
-            if os.path.exists(folder) and not os.path.isdir(folder):
-                raise UsageError("cannot write %s %s: %s is not a folder" % (option, path, folder))
-            os.makedirs(folder, exist_ok=True)
-            existed = os.path.exists(path)
-            with open(path, "ab"):
-                pass
-            if not existed:
-                os.remove(path)
-        except OSError as err:
-            raise UsageError("cannot write %s %s: %s" % (option, path, err.strerror or err)) from None
-    if args.frames:
-        try:
-            os.makedirs(args.frames, exist_ok=True)
-            probe = os.path.join(args.frames, ".probe-%d" % os.getpid())
-            with open(probe, "wb"):
-                pass
-            os.remove(probe)
-        except OSError as err:
-            raise UsageError("cannot write --frames %s: %s"
-                             % (args.frames, err.strerror or err)) from None
+    from tools.emulate.fram import SIZE as FRAM_SIZE
+
+    try:
+        for option, path in (("--log", args.log), ("--trace", args.trace)):
+            if path:
+                cli.output_file(option, path)
+        if args.gif:
+            cli.output_file("--gif", args.gif, suffixes=(".gif",))
+        if args.screenshot:
+            cli.output_file("--screenshot", args.screenshot, suffixes=(".png",))
+        if args.frames:
+            cli.output_folder("--frames", args.frames)
+        if args.nvm and args.nvm != "none":
+            cli.output_file("--nvm", args.nvm, size_max=NVM_SIZE, read_too=True)
+        if args.fram:
+            cli.output_file("--fram", args.fram, size_max=FRAM_SIZE, read_too=True)
+    except cli.OutputError as err:
+        raise UsageError(str(err)) from None
 
 
 def main(argv=None):
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except UsageError as err:
-        print("tools.emulate: %s" % err, file=sys.stderr)
-        return 2
+        return cli.fail("tools.emulate", err)
+    except OSError as err:  # a file that vanished or filled up after the checks
+        name = getattr(err, "filename", None)
+        return cli.fail("tools.emulate", "cannot write %s: %s" % (name, cli.why(err)) if name
+                        else cli.why(err))
 
 
 def _main(argv):
@@ -301,14 +296,23 @@ def _run(args, demo, keep_frames=True):
         pass
     finally:
         if args.screenshot:
-            emu.display.save(args.screenshot)
+            try:
+                emu.display.save(args.screenshot)
+            except OSError as err:
+                emu.output_failed("--screenshot", args.screenshot, err)
         emu.close()
+    if emu.failure:
+        return cli.fail("tools.emulate", emu.failure)
     print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
           % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
     if args.frames and keep_frames:
         print("frames: %d PNGs in %s" % (len(emu.frames), args.frames))
     if args.gif and emu.frames:
-        print("animated GIF: %s (%d frames)" % (make_gif(emu.frames, args.gif), len(emu.frames)))
+        try:
+            print("animated GIF: %s (%d frames)" % (make_gif(emu.frames, args.gif),
+                                                    len(emu.frames)))
+        except OSError as err:
+            return cli.fail("tools.emulate", "cannot write --gif %s: %s" % (args.gif, cli.why(err)))
     elif args.gif:
         print("animated GIF: not written (nothing was drawn)")
     if args.screenshot:

@@ -39,6 +39,11 @@ def make_gif(frames, path, scale=1, last_hold_ms=3000, still_max_ms=GIF_STILL_MA
         nxt = frames[i + 1][0] if i + 1 < len(frames) else ms + last_hold_ms
         durations.append(min(still_max_ms, max(20, nxt - ms)))  # viewers clamp < 20 ms
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False)
+    try:
+        images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
+                       loop=0, optimize=False)
+    except OSError:
+        if os.path.isfile(path):
+            os.remove(path)  # no half-written GIF left behind
+        raise
     return path

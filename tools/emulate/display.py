@@ -14,6 +14,7 @@ Blinka's background thread: pygame belongs to the main thread, and the firmware
 refreshes explicitly (``auto_refresh = False``).
 """
 
+import io
 import os
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -154,5 +155,17 @@ class EmuDisplay(PyGameDisplay):
         return pygame.surfarray.array3d(self.frame).transpose(1, 0, 2).copy()
 
     def save(self, path):
-        """Write the panel (1:1, without overlay) to ``path`` (PNG)."""
-        pygame.image.save(self.frame, str(path))
+        """Write the panel (1:1, without overlay) to ``path`` (PNG).
+
+        Encoded in memory, then written as bytes: a full disk is an ``OSError`` naming
+        the reason, not SDL's ``pygame.error``.
+        """
+        data = io.BytesIO()
+        pygame.image.save(self.frame, data, "frame.png")
+        try:
+            with open(path, "wb") as f:
+                f.write(data.getvalue())
+        except OSError:
+            if os.path.isfile(path):
+                os.remove(path)  # no half-written PNG left behind
+            raise

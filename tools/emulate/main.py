@@ -53,6 +53,10 @@ class Stop(Exception):
     """Raised from the clock to leave the firmware's forever loop."""
 
 
+class OutputFailed(Stop):
+    """A file the emulator writes failed (a full disk): the run ends; ``failure`` says which."""
+
+
 class Emulator:
     """One emulated board. Configure, :meth:`schedule` things, then :meth:`run`."""
 
@@ -78,17 +82,21 @@ class Emulator:
                                   legend=() if virtual else legend_lines())
         self.board.configure(BOARD_ID, display=self.display)
 
+        self.failure = None  # "cannot write --log FILE: reason": why the run ended early
+        self.log_path = log_path
         self.log_file = open(log_path, "ab") if log_path else None
         self.port = PtyPort(tee=self.log_file)
         usb_cdc, micro = sys.modules["usb_cdc"], sys.modules["microcontroller"]
         self._stand_ins = (usb_cdc.data, micro.nvm)  # put back by close()
         usb_cdc.data = self.port
         micro.nvm = FileNVM(nvm_path)
+        micro.nvm.on_error = lambda err: self.output_failed("--nvm", nvm_path, err)
         self.fram = None
         if fram_path is not None:  # the record's optional FRAM, on the Pico's I2C1 pins
             from tools.emulate.fram import FileFRAM
 
             self.fram = FileFRAM(fram_path)
+            self.fram.on_error = lambda err: self.output_failed("--fram", fram_path, err)
             sys.modules["busio"].attach(FRAM_PINS[0], FRAM_PINS[1], self.fram)
 
         start = clocks.default_start() if start is None else start
@@ -155,10 +163,23 @@ class Emulator:
             pass
         finally:
             hw.main.build = build
-            self._save_frame()
-            if self.log_file is not None:
-                self.log_file.flush()
+            try:
+                self._save_frame()
+            except OutputFailed:
+                pass
+            if self.log_file is not None and self.port.error is None:
+                try:
+                    self.log_file.flush()
+                except OSError as err:
+                    self.output_failed("--log", self.log_path, err)
         return self.app
+
+    def output_failed(self, option, path, err):
+        """Note that writing ``option``'s file failed; the run ends at the next turn."""
+        if self.failure is None:
+            from tools.cli import why
+
+            self.failure = "cannot write %s %s: %s" % (option, path, why(err))
 
     def _start_held_at_power_on(self):
         """``hold_start_ms``: START is down before the firmware makes its scanner, and
@@ -186,7 +207,10 @@ class Emulator:
         self.board.configure("raspberry_pi_pico")  # cpstubs' default board, no display
         self.port.close()
         if self.log_file is not None:
-            self.log_file.close()
+            try:
+                self.log_file.close()
+            except OSError as err:  # what was still buffered did not fit
+                self.output_failed("--log", self.log_path, err)
             self.log_file = None
 
     def _attach(self, app):
@@ -199,7 +223,15 @@ class Emulator:
         write = None
         if self.trace_path:
             out = open(self.trace_path, "w", encoding="utf-8")
-            write = lambda text: (out.write(text + "\n"), out.flush())  # noqa: E731
+
+            def write(text):
+                if self.failure is not None:
+                    return
+                try:
+                    out.write(text + "\n")
+                    out.flush()
+                except OSError as err:  # a full disk: the run ends at the next turn
+                    self.output_failed("--trace", self.trace_path, err)
         traced = [None]
 
         def follow():
@@ -222,6 +254,10 @@ class Emulator:
 
     def _between_loops(self):
         self.loops += 1
+        if self.port.error is not None:
+            self.output_failed("--log", self.log_path, self.port.error)
+        if self.failure is not None:
+            raise OutputFailed(self.failure)
         self._save_frame()
         self._move_time()
         self.now = now = self.clock.now()
@@ -284,7 +320,11 @@ class Emulator:
         self._drawn = display.refreshes
         if not display.changed:
             return
-        os.makedirs(self.frames_dir, exist_ok=True)
         path = os.path.join(self.frames_dir, "frame_%07d.png" % self.clock.elapsed())
-        display.save(path)
+        try:
+            os.makedirs(self.frames_dir, exist_ok=True)
+            display.save(path)
+        except OSError as err:
+            self.output_failed("--frames", self.frames_dir, err)
+            raise OutputFailed(self.failure) from None
         self.frames.append((self.clock.elapsed(), path))

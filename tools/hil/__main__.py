@@ -37,7 +37,10 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     workdir = Path(args.workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        cli.output_folder("--workdir", workdir)
+    except cli.OutputError as err:
+        return cli.fail("tools.hil", err)
     chosen = []
     if args.emulate:
         chosen.append(("emulate", lambda s: targets.run_emulate(s, workdir)))

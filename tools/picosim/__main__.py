@@ -11,6 +11,8 @@ from tools import cli
 DEFAULT_DIR = os.path.join("build", "picosim")
 DEFAULT_SECONDS = 10.0
 SCRIPT_TAIL_S = 2.0  # with a script: run on this long after its last key
+NVM_SIZE = 4096  # the Pico's microcontroller.nvm (flash.mjs)
+FRAM_SIZE = 32768  # the record FRAM, an MB85RC256V (fram.mjs)
 
 
 def parse_args(argv):
@@ -74,6 +76,28 @@ def _settings(args):
     return settings
 
 
+def check_outputs(args):
+    """Raise ``cli.OutputError`` if a file or folder the run ends by writing cannot be."""
+    files = (("--console", args.console), ("--log", args.log), ("--json", args.json),
+             ("--latency", args.latency))
+    for option, path in files:
+        if path:
+            cli.output_file(option, path)
+    if args.screenshot:
+        cli.output_file("--screenshot", args.screenshot, suffixes=(".png",))
+    if args.gif:
+        cli.output_file("--gif", args.gif, suffixes=(".gif",))
+    if args.nvm:
+        cli.output_file("--nvm", args.nvm, size_max=NVM_SIZE, read_too=True)
+    if args.fram:
+        cli.output_file("--fram", args.fram, size_max=FRAM_SIZE, read_too=True)
+    if args.frames:
+        cli.output_folder("--frames", args.frames)
+    cli.output_folder("--workdir", args.workdir)
+    if args.code:
+        cli.input_file("--code", args.code)
+
+
 def seeded_code(workdir, seed):
     """A code.py that runs the firmware with its shuffles seeded."""
     path = Path(workdir) / "code_seeded.py"
@@ -125,6 +149,15 @@ def write_frames(result, folder):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(args)
+    except OSError as err:  # an output that filled the disk after the run (checked before it)
+        name = getattr(err, "filename", None)
+        return cli.fail("tools.picosim", "cannot write %s: %s" % (name, cli.why(err)) if name
+                        else cli.why(err))
+
+
+def _main(args):
     from tools.picosim import analyze
     from tools.picosim.run import PicoError, missing, profile_pins, run
 
@@ -142,10 +175,10 @@ def main(argv=None):
         args.console = args.console or str(workdir / "console.txt")
     try:
         settings = _settings(args)
+        check_outputs(args)
         events = script_events(args.script) if args.script else []
-    except (OSError, ValueError) as err:
-        print("tools.picosim: %s" % err, file=sys.stderr)
-        return 2
+    except (OSError, ValueError, cli.OutputError) as err:
+        return cli.fail("tools.picosim", err)
     seconds = args.seconds
     if seconds is None:
         seconds = events[-1][0] / 1000 + SCRIPT_TAIL_S if events else DEFAULT_SECONDS
