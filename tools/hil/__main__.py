@@ -2,8 +2,10 @@
 
 Runs each scenario on each target, replays every returned match log, and compares
 the traces with the scenario's ``.expected`` file (if any) and with each other.
-Exit status: 0 all agree, 1 a difference (the first differing event is printed),
-2 a tool error (one line).
+Exit status: 0 all traces agree, 1 a difference (the first differing event is
+printed), 2 a tool error (one line on stderr: a bad argument or scenario, an
+``.expected`` file that is not a trace, a target that could not run, a log that
+does not replay, an output that cannot be written), 130 interrupted.
 """
 
 import sys
@@ -16,7 +18,10 @@ from tools.hil import compare, scenario as scenarios, targets
 def parse_args(argv):
     p = cli.Parser("tools.hil", prog="python -m tools.hil",
                    description="Run key scenarios on the emulators or a board "
-                               "and compare the match logs.")
+                               "and compare the match logs.",
+                   epilog="Exit status: 0 all traces agree, 1 a difference (the first"
+                          " differing event is printed), 2 a tool error (one line on"
+                          " stderr), 130 interrupted.")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO",
                    help="scenario files (the tools/emulate --script format)")
     p.add_argument("--emulate", action="store_true", help="the Blinka desktop emulator")
@@ -75,9 +80,12 @@ def main(argv=None):
             for name, trace in traces[1:]:
                 failed += report(sc.name, traces[0][0], traces[0][1], name, trace,
                                  args.tolerance)
-    except (scenarios.ScenarioError, targets.TargetError, compare.LogError, OSError) as err:
-        print("tools.hil: %s" % err, file=sys.stderr)
-        return 2
+    except (scenarios.ScenarioError, targets.TargetError, compare.LogError,
+            compare.ExpectedError) as err:
+        return cli.fail("tools.hil", err)
+    except OSError as err:
+        name = getattr(err, "filename", None)
+        return cli.fail("tools.hil", "%s: %s" % (name, cli.why(err)) if name else cli.why(err))
     except KeyboardInterrupt:
         return 130
     print("hil: %s" % ("all traces agree" if not failed else "%d difference(s)" % failed))
