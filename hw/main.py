@@ -19,9 +19,11 @@ only when ``CSPEED_DIAG`` is on.
 
 A bad setting never ends in a bare traceback: an optional piezo that cannot be used
 (``CSPEED_PIEZO=GP99``) is printed and shown on the title, and the firmware runs
-silent; anything else (a bad rotation, key pins, a pin used twice, a missing pin)
-is printed and shown on the display by :func:`fail` (``hw.error_view``), and the
-firmware stops there.
+silent; anything else (a bad rotation, attract time or diag switch, key pins, a pin
+used twice, a pin the board lacks, FRAM pins that cannot be an I2C bus; or an error
+of any other type raised while building from the settings) is printed and shown on
+the display by :func:`fail` (``hw.error_view``), naming the setting and its value,
+and the firmware stops there.
 """
 
 import os
@@ -30,7 +32,7 @@ from hw.app import ATTRACT_MS, App
 from hw.buzzer import Silent, make_buzzer
 from hw.display import make_display
 from hw.pads import make_buttons
-from hw.profiles import choose, parse_int
+from hw.profiles import ATTRACT_S_MAX, SettingError, choose, setting_int, source
 
 
 def build(getenv=None, seed=None):
@@ -52,7 +54,8 @@ def build(getenv=None, seed=None):
         print("warning: %s; running without sound" % err)
         warning = ("%s - no sound" % err).encode()
         buzzer = Silent()
-    attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
+    attract_s = setting_int("CSPEED_ATTRACT_S", getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000,
+                            0, ATTRACT_S_MAX)
     port = getattr(usb_cdc, "data", None)
     if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
         from supervisor import ticks_ms
@@ -61,7 +64,7 @@ def build(getenv=None, seed=None):
         buttons.clock = ticks_ms
     app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=record_store(profile, board, getattr(microcontroller, "nvm", None)),
-              attract_ms=max(0, attract_s) * 1000, warning=warning)
+              attract_ms=attract_s * 1000, warning=warning)
     return name, app
 
 
@@ -80,11 +83,20 @@ def record_store(profile, board, nvm):
     import busio
 
     where = "SCL %s, SDA %s" % pins
+    found = []
+    for name, use in zip(pins, ("FRAM SCL", "FRAM SDA")):
+        pin = getattr(board, name, None)
+        if pin is None:
+            raise SettingError("%s: this board has no pin %s (%s)"
+                               % (source(profile, "fram"), name, use))
+        found.append(pin)
     try:
-        i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]), frequency=FRAM_I2C_HZ)
-    except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
+        i2c = busio.I2C(found[0], found[1], frequency=FRAM_I2C_HZ)
+    except RuntimeError as err:  # no pull-ups: nothing fitted
         print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
         return nvm
+    except ValueError as err:  # pins that cannot be an I2C bus
+        raise SettingError("%s: %s (%s)" % (source(profile, "fram"), err, where)) from None
     from hw import fram
 
     store = fram.open_store(i2c, where, nvm)
@@ -106,17 +118,26 @@ def fail(err, getenv=None, forever=True):
     import board
 
     message = str(err)
+    if not isinstance(err, ValueError):  # not a setting's own message: say what it is
+        message = "%s: %s" % (type(err).__name__, message)
     print("California Speed cannot start: %s" % message)
     view = None
-    try:
-        get = getenv or os.getenv
-        profile = choose(getattr(board, "board_id", ""),
-                         getattr(board, "DISPLAY", None) is not None,
-                         lambda key: get(key) if key == "CSPEED_PROFILE" else None)[1]
-        display = make_display(profile, board)
-        from hw import error_view
-        view = error_view.show(display, message)
-    except Exception as second:  # pylint: disable=broad-except
+    get = getenv or os.getenv
+    board_id = getattr(board, "board_id", "")
+    has_display = getattr(board, "DISPLAY", None) is not None
+    second = None
+    # CSPEED_PROFILE's display if it builds, else the board's own (the setting itself
+    # may be what is wrong: CSPEED_PROFILE=nothing, or builtin on a board without one).
+    for settings in (lambda key: get(key) if key == "CSPEED_PROFILE" else None,
+                     lambda key: None):
+        try:
+            display = make_display(choose(board_id, has_display, settings)[1], board)
+            from hw import error_view
+            view = error_view.show(display, message)
+            break
+        except Exception as problem:  # pylint: disable=broad-except
+            second = problem
+    if view is None:
         print("(not shown on the display: %s)" % second)  # the console still has it
     if not forever:
         return view
@@ -126,20 +147,23 @@ def fail(err, getenv=None, forever=True):
 
 
 def diag_enabled(getenv=None):
-    """Return True if ``CSPEED_DIAG`` asks for diagnostics (``hw.diag``)."""
-    return parse_int((getenv or os.getenv)("CSPEED_DIAG"), 0) > 0
+    """Return True if ``CSPEED_DIAG`` asks for diagnostics (``hw.diag``): 0 or 1."""
+    return setting_int("CSPEED_DIAG", (getenv or os.getenv)("CSPEED_DIAG"), 0, 0, 1) == 1
 
 
-def run(app=None, getenv=None):
-    """Build the app (unless given) and run the main loop forever."""
+def run(app=None, getenv=None, seed=None):
+    """Build the app (unless given; ``seed`` seeds its shuffles) and run the main loop forever."""
     from supervisor import ticks_ms
 
-    if app is None:
-        try:
-            app = build(getenv)[1]
-        except ValueError as err:  # a bad setting or a missing pin: readable, no traceback
-            fail(err, getenv)
-    if diag_enabled(getenv):
+    try:
+        if app is None:
+            app = build(getenv, seed)[1]
+        diag = diag_enabled(getenv)
+    except Exception as err:  # pylint: disable=broad-except
+        # A bad setting, a missing pin, or anything else that building from the
+        # settings raised: on the display and the console, never a bare traceback.
+        fail(err, getenv)
+    if diag:
         from hw import diag
         diag.run(app, ticks_ms)
     step = app.step

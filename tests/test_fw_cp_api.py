@@ -64,7 +64,7 @@ def test_profile_and_piezo_names_tolerate_quotes_and_comments():
     env = {"CSPEED_PROFILE": '"pico_st7789_240"', "CSPEED_PIEZO": "none # silent"}
     name, prof = profiles.choose("raspberry_pi_pico", False, env.get)
     assert name == "pico_st7789_240" and prof["piezo"] is None
-    assert profiles.parse_int("20 # seconds", 0) == 20
+    assert profiles.setting_int("CSPEED_ATTRACT_S", "20 # seconds", 0, 0, 60) == 20
 
 
 def test_key_matrix_options_are_keyword_only_as_on_a_board():
@@ -101,8 +101,12 @@ def test_menu_options_clear_the_help_line_on_every_screen(size):
 
 
 @pytest.mark.parametrize("raw, on", [("1", True), ('"1"', True), ("1 # diag", True), ("0", False),
-                                     (None, False), ("yes", False), (2, True)])
+                                     (None, False), (1, True), ("yes", None), (2, None)])
 def test_diag_setting_in_any_form_os_getenv_may_return(raw, on):
     from hw.main import diag_enabled
 
-    assert diag_enabled({"CSPEED_DIAG": raw}.get) is on
+    if on is None:  # a bad value is named (issue 23 item 13), not read as off
+        with pytest.raises(profiles.SettingError, match="CSPEED_DIAG=%s: must be" % raw):
+            diag_enabled({"CSPEED_DIAG": raw}.get)
+    else:
+        assert diag_enabled({"CSPEED_DIAG": raw}.get) is on

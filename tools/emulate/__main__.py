@@ -24,6 +24,7 @@ the firmware's defaults, so it gives the same log whoever played before, unless
 
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
@@ -281,6 +282,8 @@ def _run(args, demo, keep_frames=True):
         seconds = attract_seconds()
         if seconds:
             print("demo: attract mode (CPU vs CPU) starts after %d s on the title" % seconds)
+        elif seconds is None:
+            print("demo: CSPEED_ATTRACT_S is not a number the firmware takes: it will say so")
         else:
             print("demo: CSPEED_ATTRACT_S=0 turns attract mode off: nothing will play")
         emu.every_loop.append(_stop_after_match)
@@ -290,11 +293,16 @@ def _run(args, demo, keep_frames=True):
           % (emu.port.path, _interpreter(), emu.port.path), flush=True)
     if not args.headless:
         print("\n".join(HELP_LINES[2:]), flush=True)
+    def terminate(signum, frame):  # SIGTERM ends the run as Esc does, at the next turn
+        emu.terminated = True
+
+    old_handler = signal.signal(signal.SIGTERM, terminate)
     try:
         emu.run()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, old_handler)
         if args.screenshot:
             try:
                 emu.display.save(args.screenshot)
@@ -303,6 +311,10 @@ def _run(args, demo, keep_frames=True):
         emu.close()
     if emu.failure:
         return cli.fail("tools.emulate", emu.failure)
+    status = 0
+    if emu.stopped is not None:
+        status = cli.fail("tools.emulate", "the firmware stopped on its error screen: %s"
+                          % emu.stopped, 1)
     print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
           % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
     if args.frames and keep_frames:
@@ -319,7 +331,7 @@ def _run(args, demo, keep_frames=True):
         print("screenshot: %s" % args.screenshot)
     if args.log:
         print("serial log: %s  (tools/replay %s)" % (args.log, args.log))
-    return 0
+    return status
 
 
 def _stop_after_match(emu, now):

@@ -21,6 +21,10 @@ not ``ticks_ms``: libraries such as ``bitmap_label`` read ``ticks_ms()`` mid-ste
 ``hw.main.build`` is wrapped (not edited) to pass ``--seed``, to wrap the App's
 ``step`` as above, and to keep the firmware's ``App`` for the demo,
 ``--trace`` and tests. The next ``ticks_ms()`` then returns the moved clock.
+``hw.main.fail`` is wrapped too: a bad setting draws the firmware's error screen,
+and where the device would sleep on it forever the emulator keeps taking its turns
+(frames, time, events), so the run ends as ``until_ms``, Esc, the window or SIGTERM
+say; ``stopped`` holds the message.
 """
 
 import contextlib
@@ -83,6 +87,9 @@ class Emulator:
         self.board.configure(BOARD_ID, display=self.display)
 
         self.failure = None  # "cannot write --log FILE: reason": why the run ended early
+        self.stopped = None  # the message hw.main.fail showed: the firmware stopped on it
+        self.error_view = None  # ... and its screen (hw.error_view), if one was drawn
+        self.terminated = False  # set by a SIGTERM handler: the run ends at the next turn
         self.log_path = log_path
         self.log_file = open(log_path, "ab") if log_path else None
         self.port = PtyPort(tee=self.log_file)
@@ -153,9 +160,22 @@ class Emulator:
             self._attach(app)
             return name, app
 
+        fail = hw.main.fail
+
+        def fail_and_stay(err, getenv=None, forever=True):
+            # The device stays on its error screen forever; here the emulator's turns
+            # go on, so --until, Esc, closing the window and SIGTERM still end the run.
+            view = fail(err, getenv, forever=False)
+            self.stopped, self.error_view = str(err), view
+            if not forever:
+                return view
+            while True:
+                self._between_loops()
+
         self._supervisor.set_ticks(self.now)
         self._start_held_at_power_on()
         hw.main.build = build_and_keep
+        hw.main.fail = fail_and_stay
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
             runpy.run_path(str(ROOT / "code.py"), run_name="__main__")
@@ -163,6 +183,7 @@ class Emulator:
             pass
         finally:
             hw.main.build = build
+            hw.main.fail = fail
             try:
                 self._save_frame()
             except OutputFailed:
@@ -254,6 +275,8 @@ class Emulator:
 
     def _between_loops(self):
         self.loops += 1
+        if self.terminated:
+            raise Stop
         if self.port.error is not None:
             self.output_failed("--log", self.log_path, self.port.error)
         if self.failure is not None:

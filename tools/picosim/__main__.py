@@ -34,7 +34,7 @@ def parse_args(argv):
                    help="attract mode after 1 s, 30 s, screenshot + GIF + log in " + DEFAULT_DIR)
     p.add_argument("--seed", type=cli.SEED,
                    help="seed the firmware's shuffles (code.py becomes"
-                        " run(build(seed=N)[1]) from hw.main)")
+                        " run(seed=N) from hw.main: a bad setting still reaches the error screen)")
     p.add_argument("--game", choices=("grid", "row", "speed"),
                    help="boot with this game chosen in the menu (written into the emulated"
                         " nvm, as a saved choice; attract mode demos it)")
@@ -102,7 +102,7 @@ def seeded_code(workdir, seed):
     """A code.py that runs the firmware with its shuffles seeded."""
     path = Path(workdir) / "code_seeded.py"
     path.write_text('"""code.py written by tools/picosim --seed."""\n\n'
-                    "from hw.main import build, run\n\nrun(build(seed=%d)[1])\n" % seed,
+                    "from hw.main import run\n\nrun(seed=%d)\n" % seed,
                     encoding="utf-8")
     return path
 
