@@ -35,17 +35,24 @@ from hw.pads import make_buttons
 from hw.profiles import ATTRACT_S_MAX, SettingError, choose, setting_int, source
 
 
+_display = None  # the display build() made: the error screen reuses it (its pins are taken)
+
+
 def build(getenv=None, seed=None):
     """Return ``(profile name, App)`` for this board."""
     import board
     import microcontroller
     import usb_cdc
 
+    global _display  # pylint: disable=global-statement
+    _display = None
     if getenv is None:
         getenv = os.getenv
     name, profile = choose(getattr(board, "board_id", ""),
                            getattr(board, "DISPLAY", None) is not None, getenv)
-    display = make_display(profile, board)
+    attract_s = setting_int("CSPEED_ATTRACT_S", getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000,
+                            0, ATTRACT_S_MAX)
+    display = _display = make_display(profile, board)
     buttons = make_buttons(profile, board)
     warning = None
     try:
@@ -54,8 +61,6 @@ def build(getenv=None, seed=None):
         print("warning: %s; running without sound" % err)
         warning = ("%s - no sound" % err).encode()
         buzzer = Silent()
-    attract_s = setting_int("CSPEED_ATTRACT_S", getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000,
-                            0, ATTRACT_S_MAX)
     port = getattr(usb_cdc, "data", None)
     if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
         from supervisor import ticks_ms
@@ -126,12 +131,20 @@ def fail(err, getenv=None, forever=True):
     board_id = getattr(board, "board_id", "")
     has_display = getattr(board, "DISPLAY", None) is not None
     second = None
-    # CSPEED_PROFILE's display if it builds, else the board's own (the setting itself
-    # may be what is wrong: CSPEED_PROFILE=nothing, or builtin on a board without one).
-    for settings in (lambda key: get(key) if key == "CSPEED_PROFILE" else None,
+    # The display build() made, if it got that far (its pins stay taken: a second one
+    # on them would fail), else CSPEED_PROFILE's if it builds, else the board's own
+    # (the setting may be what is wrong: CSPEED_PROFILE=nothing, or builtin on a board
+    # without one).
+    made = _display
+    for settings in (None, lambda key: get(key) if key == "CSPEED_PROFILE" else None,
                      lambda key: None):
         try:
-            display = make_display(choose(board_id, has_display, settings)[1], board)
+            if settings is None:
+                if made is None:
+                    continue
+                display = made
+            else:
+                display = make_display(choose(board_id, has_display, settings)[1], board)
             from hw import error_view
             view = error_view.show(display, message)
             break

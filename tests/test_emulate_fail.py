@@ -100,3 +100,14 @@ def test_picosim_counts_the_error_screen_as_a_firmware_problem():
     assert console_problems(console) == [
         "the firmware stopped on its error screen: CSPEED_DIAG=yes: must be a whole number"
         " from 0 to 1"]
+
+
+def test_diag_on_the_desktop_runs_without_heap_figures(tmp_path):
+    """CSPEED_DIAG=1 ended in an AttributeError (gc.mem_free) on CPython (found by the
+    settings fuzzer): the emulator says the figures need CircuitPython and runs on."""
+    run = subprocess.run([sys.executable, "-m", "tools.emulate", "--headless", "--nvm", "none",
+                          "--until", "300"], cwd=tmp_path, env=env(CSPEED_DIAG="1"),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert "diag: no heap figures on the desktop" in run.stdout
+    assert "ran 0.3 s of emulated time" in run.stdout

@@ -17,6 +17,13 @@ from hw.profiles import SettingError
 PICO = "raspberry_pi_pico"
 
 
+def power_on():
+    """Every pin free again, as after a reset: the rig's build took the display's pins."""
+    import microcontroller
+
+    microcontroller.release_all()
+
+
 @pytest.mark.parametrize("raw", ["180.0", "abc", "1e2", "45", "-90", ""])
 def test_a_bad_rotation_is_an_error_naming_the_value(raw):
     with pytest.raises(SettingError) as caught:
@@ -68,6 +75,7 @@ def test_a_missing_piezo_pin_runs_silent_with_a_warning_on_the_title(capsys):
 def test_a_fatal_setting_is_shown_on_the_display_and_the_firmware_stops(env, named, capsys,
                                                                           monkeypatch):
     Rig()  # a board, as the rig configures it
+    power_on()
     stopped = []
     real_fail = hw_main.fail
 
@@ -92,6 +100,7 @@ def run_to_error_screen(env, monkeypatch, capsys, board_ready=False):
     """``hw.main.run`` with ``env``: the error view it stopped on and the console."""
     if not board_ready:
         Rig()  # a board, as the rig configures it
+    power_on()
     stopped = []
     real_fail = hw_main.fail
 
@@ -132,7 +141,7 @@ def test_a_good_attract_setting_is_taken(raw, seconds):
     assert Rig(settings={"CSPEED_ATTRACT_S": raw}).app.attract_ms == seconds * 1000
 
 
-def test_the_settings_parse_as_strictly_as_circuitpython_reads_them():
+def test_the_settings_parse_as_strictly_as_circuitpython_reads_them(tmp_path):
     """The same values through hw.profiles in CircuitPython 10.2.1's unix interpreter."""
     import json
 
@@ -142,7 +151,9 @@ def test_the_settings_parse_as_strictly_as_circuitpython_reads_them():
         pytest.skip(cpvm.missing_reason())
     values = BAD_NUMBERS + ["0", "7", " 7 ", '"7"', "7 # x", "\t7\t", "3600", "3601"]
     script = Path(__file__).resolve().parent / "mpy" / "cp_settings.py"
-    done = cpvm.run(script, [json.dumps(values)], dirs=("hw", "tests"), timeout=120)
+    listed = tmp_path / "values.json"
+    listed.write_text(json.dumps(values))
+    done = cpvm.run(script, [listed], dirs=("hw", "tests"), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     device = json.loads(done.stdout.strip().splitlines()[-1])
     desktop = [outcome(v) for v in values]

@@ -95,7 +95,7 @@ TOOLS = {
                  ("--screenshot", "png"), ("--frames", "folder"), ("--nvm", "model"),
                  ("--fram", "model")]),
     "picosim": (["--quiet"],
-                {"--seconds": "3", "--attract": "2", "--seed": "7"},
+                {"--seconds": "3.5", "--attract": "2", "--seed": "7"},
                 [("--screenshot", "png"), ("--gif", "gif"), ("--frames", "folder"),
                  ("--console", "file"), ("--log", "file"), ("--json", "file"),
                  ("--latency", "file"), ("--nvm", "model"), ("--fram", "model"),

@@ -273,7 +273,7 @@ def capture(port, splitter, matches=0, seconds=0.0, stopped=lambda: False):
 
 def _writable(out):
     """Return why ``out`` cannot hold match files, or None (folders made here are removed)."""
-    missing = [p for p in [out, *out.parents] if not p.exists()]
+    missing = [p for p in [out, *out.parents] if not os.path.exists(p)]
     try:
         cli.output_folder("--out", out)
     except cli.OutputError as err:

@@ -21,8 +21,9 @@ outside argparse (``tools.hil``'s ``# hil seconds=``, ``tools.simulate``'s
 
 **Outputs.** :func:`output_file` accepts a regular file that can be opened for
 writing (it is opened for appending and closed: nothing changes) or a new file in
-a folder where one can be created (it is created and removed again; folders it had
-to make are removed if the probe fails). A folder, a FIFO (opening one for writing
+a folder where one can be created (it is created and removed again, and so are the
+folders it had to make for it: the tool makes them when it writes, so a refused
+command line leaves nothing behind). A folder, a FIFO (opening one for writing
 blocks until a reader comes), a device (``/dev/full``, ``/dev/null``), a socket,
 a read-only or full file system, a missing permission, a wrong extension
 (``--gif out.txt``) are refused with one line. A disk can still fill up during a
@@ -75,7 +76,7 @@ class Number:
         body = raw.strip(_BLANKS)
         pattern = _WHOLE if self.kind is int else _DECIMAL
         value = None
-        if pattern.match(body):
+        if len(body) <= 40 and pattern.match(body):
             value = self.kind(body)
             if not math.isfinite(value) or not self.low <= value <= self.high:
                 value = None
@@ -227,9 +228,8 @@ def output_file(option, path, suffixes=(), size_max=None, read_too=False):
             with open(target, "xb"):
                 pass
             os.remove(target)
-        except OSError:
-            _remove(made)
-            raise
+        finally:
+            _remove(made)  # the tool makes them when it writes
     except OutputError as err:
         if str(err).startswith(("cannot", option)):
             raise
@@ -259,9 +259,8 @@ def output_folder(option, path):
             with open(probe, "xb"):
                 pass
             os.remove(probe)
-        except OSError:
-            _remove(made)
-            raise
+        finally:
+            _remove(made)  # the tool makes them when it writes
     except OutputError as err:
         if str(err).startswith("cannot"):
             raise

@@ -22,6 +22,7 @@ wires cross, and a dot marks each place where wires join (a ground bus, the two
 3.3 V wires of the display). It is drawn for the Pico profiles only.
 """
 
+import os
 import sys
 
 from hw.pads import position
@@ -479,8 +480,13 @@ def main(argv=None):
         if args.doc:
             cli.input_file("--doc", args.doc)
             cli.output_file("--doc", args.doc)
+        for path in (args.png, args.layout):
+            if path:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     except cli.OutputError as err:
         return cli.fail("tools.wiring", err)
+    except OSError as err:
+        return cli.fail("tools.wiring", cli.why(err))
     sys.stdout.write(markdown(args.profile) + "\n")
     try:
         if args.png:

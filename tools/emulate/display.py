@@ -163,6 +163,7 @@ class EmuDisplay(PyGameDisplay):
         data = io.BytesIO()
         pygame.image.save(self.frame, data, "frame.png")
         try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
             with open(path, "wb") as f:
                 f.write(data.getvalue())
         except OSError:

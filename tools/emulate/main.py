@@ -53,6 +53,12 @@ VIRTUAL_STEP_MS = 10  # headless: a loop every 10 virtual ms when nothing is due
 REAL_LOOP_S = 0.002  # window: pace loops like the board's 2 ms key scan
 
 
+def _made_for(path):
+    """``path``, its folder made if missing (the argument checks leave nothing behind)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    return path
+
+
 class Stop(Exception):
     """Raised from the clock to leave the firmware's forever loop."""
 
@@ -91,7 +97,7 @@ class Emulator:
         self.error_view = None  # ... and its screen (hw.error_view), if one was drawn
         self.terminated = False  # set by a SIGTERM handler: the run ends at the next turn
         self.log_path = log_path
-        self.log_file = open(log_path, "ab") if log_path else None
+        self.log_file = open(_made_for(log_path), "ab") if log_path else None
         self.port = PtyPort(tee=self.log_file)
         usb_cdc, micro = sys.modules["usb_cdc"], sys.modules["microcontroller"]
         self._stand_ins = (usb_cdc.data, micro.nvm)  # put back by close()
@@ -172,10 +178,24 @@ class Emulator:
             while True:
                 self._between_loops()
 
+        import hw.diag
+
+        diag_run = hw.diag.run
+
+        def without_heap_figures(app, ticks_ms):
+            # CSPEED_DIAG=1: the figures are CircuitPython's gc.mem_free()/mem_alloc(),
+            # which CPython lacks; the firmware runs on without them.
+            print("diag: no heap figures on the desktop (CircuitPython's gc.mem_free);"
+                  " tools.picosim --diag has them")
+            step = app.step
+            while True:
+                step(ticks_ms())
+
         self._supervisor.set_ticks(self.now)
         self._start_held_at_power_on()
         hw.main.build = build_and_keep
         hw.main.fail = fail_and_stay
+        hw.diag.run = without_heap_figures
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
             runpy.run_path(str(ROOT / "code.py"), run_name="__main__")
@@ -184,6 +204,7 @@ class Emulator:
         finally:
             hw.main.build = build
             hw.main.fail = fail
+            hw.diag.run = diag_run
             try:
                 self._save_frame()
             except OutputFailed:
@@ -243,7 +264,7 @@ class Emulator:
         firmware_step = app.step
         write = None
         if self.trace_path:
-            out = open(self.trace_path, "w", encoding="utf-8")
+            out = open(_made_for(self.trace_path), "w", encoding="utf-8")
 
             def write(text):
                 if self.failure is not None:

@@ -44,8 +44,11 @@ def main(argv=None):
     workdir = Path(args.workdir)
     try:
         cli.output_folder("--workdir", workdir)
+        workdir.mkdir(parents=True, exist_ok=True)
     except cli.OutputError as err:
         return cli.fail("tools.hil", err)
+    except OSError as err:
+        return cli.fail("tools.hil", "cannot write into --workdir %s: %s" % (workdir, cli.why(err)))
     chosen = []
     if args.emulate:
         chosen.append(("emulate", lambda s: targets.run_emulate(s, workdir)))

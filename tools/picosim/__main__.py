@@ -76,6 +76,13 @@ def _settings(args):
     return settings
 
 
+def _made_for(path):
+    """``Path(path)``, its folder made if missing (the checks leave nothing behind)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def check_outputs(args):
     """Raise ``cli.OutputError`` if a file or folder the run ends by writing cannot be."""
     files = (("--console", args.console), ("--log", args.log), ("--json", args.json),
@@ -205,9 +212,9 @@ def _main(args):
                      mpy=mpy, code=code, capture_frames=bool(args.frames or args.gif),
                      on_console=echo, flash=flash, fram=fram)
         if args.nvm and result.nvm is not None:
-            Path(args.nvm).write_bytes(result.nvm)
+            _made_for(args.nvm).write_bytes(result.nvm)
         if args.fram and result.fram is not None:
-            Path(args.fram).write_bytes(result.fram)
+            _made_for(args.fram).write_bytes(result.fram)
     except OSError as err:
         print("tools.picosim: %s" % err, file=sys.stderr)
         return 2
@@ -295,10 +302,10 @@ def _main(args):
         else:
             print("press-to-pixel: no scripted press drew anything")
         if args.latency:
-            Path(args.latency).write_text(json.dumps(report["latency"], indent=1))
+            _made_for(args.latency).write_text(json.dumps(report["latency"], indent=1))
             print("latency JSON: %s" % args.latency)
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=1))
+        _made_for(args.json).write_text(json.dumps(report, indent=1))
         print("report: %s" % args.json)
     return 1 if report["problems"] else 0
 
