@@ -52,6 +52,14 @@ def make_display(profile, board_module=None):
         except ImportError:  # CircuitPython before 9
             from displayio import FourWire
 
+        extra = {}
+        if driver == "ili9341":  # imported before any pin is taken (a missing library)
+            from adafruit_ili9341 import ILI9341 as Driver
+        elif driver == "st7789":
+            from adafruit_st7789 import ST7789 as Driver
+            extra = {"rowstart": spec.get("rowstart", 0), "colstart": spec.get("colstart", 0)}
+        else:
+            raise ValueError("unknown display driver %r" % driver)
         displayio.release_displays()
         spi = busio.SPI(_pin(board_module, spec, "sck", chosen),
                         MOSI=_pin(board_module, spec, "mosi", chosen))
@@ -60,20 +68,11 @@ def make_display(profile, board_module=None):
                            chip_select=_pin(board_module, spec, "cs", chosen),
                            reset=_pin(board_module, spec, "reset", chosen),
                            baudrate=spec.get("baudrate", 24000000))
-            size = {"width": spec["width"], "height": spec["height"],
-                    "rotation": spec["rotation"]}
-            if driver == "ili9341":
-                from adafruit_ili9341 import ILI9341
-                display = ILI9341(bus, **size)
-            elif driver == "st7789":
-                from adafruit_st7789 import ST7789
-                display = ST7789(bus, rowstart=spec.get("rowstart", 0),
-                                 colstart=spec.get("colstart", 0), **size)
-            else:
-                raise ValueError("unknown display driver %r" % driver)
+            display = Driver(bus, width=spec["width"], height=spec["height"],
+                             rotation=spec["rotation"], **extra)
         except Exception:
             # Free the pins (release_displays leaves the SPI bus taken) so that the
-            # error screen can try again (a missing pin, a missing driver library).
+            # error screen can try again.
             displayio.release_displays()
             spi.deinit()
             raise

@@ -164,8 +164,10 @@ def test_code_py_runs_the_firmware_loop():
     """code.py as the board runs it; the fake clock stops it after 1000 loops."""
     Rig()  # reset the stand-ins, no display in use
     import displayio
+    import microcontroller
     displayio.release_displays()
     keypad.scanners.clear()
+    microcontroller.release_all()  # a power-on: the rig's buses and scanner held their pins
     supervisor.set_ticks((1 << 29) - 200)
     calls = []
 

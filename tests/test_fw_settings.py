@@ -200,3 +200,12 @@ def test_a_bad_profile_setting_still_gets_an_error_screen(monkeypatch, capsys):
     view, out = run_to_error_screen({"CSPEED_PROFILE": "nothing"}, monkeypatch, capsys)
     assert view is not None and view.shown_lines()[0] == "SETTINGS ERROR"
     assert "CSPEED_PROFILE=nothing" in " ".join(view.shown_lines())
+
+
+def test_the_display_drivers_stay_on_the_emulated_picos_drive():
+    """tools.picosim's drive follows the firmware's imports, not those inside a
+    ``try`` that catches ImportError or Exception: the drivers must stay outside one."""
+    from tools.picosim.drive import library_files
+
+    taken = library_files()
+    assert "adafruit_ili9341.py" in taken and "adafruit_st7789.py" in taken
