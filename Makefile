@@ -2,6 +2,8 @@
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
+#   make cpstack                                 fetch and check the real CircuitPython 10.2.1 files (tools/cpstack)
+#   make cpstack-unix                            build CircuitPython 10.2.1's unix interpreter (git, gcc-multilib)
 #   make hil                                     tests/hil scenarios on both emulators, logs compared
 #   make powercut                                power cut at every flash step / FRAM byte of a record save (emulated Pico)
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
@@ -18,7 +20,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut
+.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut \
+	cpstack cpstack-unix
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -36,7 +39,10 @@ node_modules/.stamp: package.json package-lock.json
 test: export SDL_VIDEODRIVER = dummy
 test: export SDL_AUDIODRIVER = dummy
 test: export PYTHONDONTWRITEBYTECODE = 1
+# The CircuitPython stack is fetched first; without it (offline) the tests that need
+# a file skip, each saying which and `make cpstack`.
 test: venv node_modules
+	@$(CPSTACK) fetch --quiet || echo "make test: going on; the tests that need what is missing skip"
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests
 
 # The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty; 400 tool
@@ -93,9 +99,22 @@ deploy:
 	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }
 	$(PYTHON) -m tools.deploy "$(DRIVE)" $(ARGS)
 
+# The real CircuitPython 10.2.1 stack (tools/cpstack, docs/EMULATOR.md): the Pico UF2,
+# the RP2040 bootrom and CircuitPython's mpy-cross are fetched into ~/.cache (or
+# $CSPEED_CIRCUITPYTHON) and checked; the unix interpreter is built from source.
+# Standard library only: no venv needed.
+CPSTACK := $(PYTHON) -m tools.cpstack
+PICO_FILES := uf2 bootrom mpy-cross
+cpstack:
+	$(CPSTACK) fetch
+
+cpstack-unix:
+	PYTHON=$(PYTHON) tools/cpstack/build_unix.sh
+
 # The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, 30 s emulated
-# (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
+# (a few minutes of wall time).
 picosim: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim --demo --quiet
 
 # A power cut at every erase/program step (whole and half done) of a record save on
@@ -106,6 +125,7 @@ picosim: venv node_modules
 # address bytes, three scenarios (tools/picosim/framcut.py; make test tries a few).
 TIMING ?= typ
 powercut: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim.powercut --all --timing $(TIMING)
 	$(PY) -m tools.picosim.framcut --all
 
@@ -114,6 +134,7 @@ powercut: venv node_modules
 hil: export SDL_VIDEODRIVER = dummy
 hil: export SDL_AUDIODRIVER = dummy
 hil: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.hil --emulate --picosim tests/hil/*.script $(ARGS)
 
 # The firmware in the desktop emulator left on for emulated days per cycle (attract

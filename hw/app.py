@@ -55,7 +55,7 @@ and a paused CPU seat hears the time (``idle``) on every pass.
 
 Attract mode: after ``attract_ms`` (:data:`ATTRACT_MS`, 20 s; ``CSPEED_ATTRACT_S``
 in ``settings.toml``, 0 = never) on the title screen with no button event, the
-device plays CPU vs CPU: both seats are ``engine.bot`` players, each seat's level
+device plays CPU vs CPU: both seats are ``engine.family_bot`` players, each seat's level
 drawn from :data:`ATTRACT_LEVELS` by the device's generator, one-game matches
 (:data:`ATTRACT_WINS`) with hints on and the piezo silent, one after another. The
 table's message line reads "DEMO - press any button" (upright for A, upside down
@@ -67,7 +67,7 @@ once: ``# attract stopped (button)`` is logged, the title is shown, and that pre
 (with anything read in the same pass) is not played and does not act on the title;
 a bot's press of the pass before, already logged, is judged (``game.finish()``), as
 the log's replay judges it at the log's end.
-Attract mode needs ``engine.bot``; without it the title just waits. The demo plays
+Attract mode needs ``engine.family_bot``; without it the title just waits. The demo plays
 the game chosen in the menu, one variation after another (``VARIATIONS`` of its
 kind: the row game's defaults, then suit match, rank or suit, three piles, six
 piles, redeal two; Speed's defaults, then 15 cards each, same rank too, whole-pile
@@ -93,9 +93,7 @@ here: the display, the buttons, the serial port and the piezo are passed in.
 
 import gc
 
-from engine.timed import (
-    DEALING, DRAW, ERROR_NAMES, OK, OVER, PLAY, STUCK, WHY_DEADLOCK, WIN_A,
-)
+from engine.family import DEALING, DRAW, ERROR_NAMES, OK, OVER, PLAY, STUCK, WHY_DEADLOCK, WIN_A
 from engine.rng import Rng, SEED_LIMIT
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
@@ -648,7 +646,7 @@ class App:
         self._get_ready(menu.hints(), False, now)
 
     def begin_attract(self, now):
-        """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.bot``."""
+        """Start a demo match, CPU vs CPU (see the module docstring); needs ``engine.family_bot``."""
         self.log.comment(ATTRACT_TEXT)  # just before the demo match's header
         self.stats.match_begins(False, -1)  # demo games are not counted
         self.matches += 1

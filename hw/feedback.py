@@ -36,11 +36,11 @@ Implementation Notes
 Allocation-free per event and per frame: ids and times are small ints kept in a
 ``bytearray`` and two-int lists made in ``__init__``.
 
-**Software and Dependencies:** ``engine.timed`` (results and events of every game), ``engine.ticks``;
+**Software and Dependencies:** ``engine.family`` (results and events of every game), ``engine.ticks``;
 ``hw.buzzer`` (sound ids), ``hw.messages`` (message ids).
 """
 
-from engine.timed import (
+from engine.family import (
     COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, ILLEGAL, LOCKED, LOST_TIE, TIE,
 )
 from engine.ticks import ticks_add, ticks_diff

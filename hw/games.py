@@ -28,7 +28,7 @@ the menu remembers the index). A kind says:
   It is called once per press, must not allocate, and may keep state (a game whose
   play takes two buttons remembers the first and returns -1 for it).
 
-Every engine has the contract of ``engine.game`` (the same calls, codes, phases,
+Every engine has the contract of ``engine.grid`` (the same calls, codes, phases,
 events and ``tops``/``packs``/``score``/``locked_at`` views), so nothing else in the
 firmware depends on which game is on. A new game is one class here, its view
 module, and its name in :data:`KINDS`.
@@ -36,10 +36,10 @@ module, and its name in :data:`KINDS`.
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** imports lazily, inside the methods: ``engine.game``,
-``engine.rules``, ``engine.bot``, ``hw.table_view``, ``hw.pads`` (the 2x4 game);
-``engine.row``, ``engine.rowrules``, ``engine.rowbot``, ``hw.row_view`` (the row
-game); ``engine.speed``, ``engine.speedrules``, ``engine.speedbot``, ``hw.speed_view``,
+**Software and Dependencies:** imports lazily, inside the methods: ``engine.grid``,
+``engine.grid_rules``, ``engine.family_bot``, ``hw.table_view``, ``hw.pads`` (the 2x4 game);
+``engine.row``, ``engine.row_rules``, ``engine.row_bot``, ``hw.row_view`` (the row
+game); ``engine.speed``, ``engine.speed_rules``, ``engine.speed_bot``, ``hw.speed_view``,
 ``hw.speed_keys`` (Speed).
 """
 
@@ -54,16 +54,16 @@ class GridKind:
     KEY = "grid"
     RANK_FLASH = True  # a tie flashes the cards of its rank (hw.feedback: game.by_rank)
     NAME = "California Speed 2x4"
-    # engine.rules, engine.bot and engine.timed stay: the other games are built on them
-    MODULES = ("hw.table_view", "engine.game")
+    # engine.grid_rules, engine.family_bot and engine.family stay: the other games are built on them
+    MODULES = ("hw.table_view", "engine.grid")
     VARIATIONS = 1
 
     @staticmethod
     def game(sink):
-        from engine.game import Game
-        from engine.rules import Rules
+        from engine.grid import GridGame
+        from engine.grid_rules import GridRules
 
-        return Game(Rules(), sink)
+        return GridGame(GridRules(), sink, False)
 
     @staticmethod
     def rules(menu):
@@ -71,15 +71,15 @@ class GridKind:
 
     @staticmethod
     def attract_rules(variation, wins):
-        from engine.rules import Rules
+        from engine.grid_rules import GridRules
 
-        return Rules(wins=wins)
+        return GridRules(wins=wins)
 
     @staticmethod
     def bot(game, seat, level, seed):
-        from engine.bot import Bot
+        from engine.grid_bot import GridBot
 
-        return Bot(game, seat, level, seed)
+        return GridBot(game, seat, level, seed)
 
     @staticmethod
     def sheets(width, height):
@@ -131,20 +131,20 @@ class RowKind:
     KEY = "row"
     RANK_FLASH = False  # a tie flashes its pile only
     NAME = "Shared row"
-    MODULES = ("hw.row_view", "engine.rowbot", "engine.row", "engine.rowrules")
+    MODULES = ("hw.row_view", "engine.row_bot", "engine.row", "engine.row_rules")
     # Demo variations: the defaults, then the rule sheet's five (RULES-ROW.md).
     VARIATIONS = 6
 
     @staticmethod
     def game(sink):
         from engine.row import RowGame
-        from engine.rowrules import RowRules
+        from engine.row_rules import RowRules
 
-        return RowGame(RowRules(), sink)
+        return RowGame(RowRules(), sink, False)
 
     @staticmethod
     def rules(menu):
-        from engine.rowrules import PILE_CHOICES, RowRules
+        from engine.row_rules import PILE_CHOICES, RowRules
 
         return RowRules(piles=PILE_CHOICES[menu.row_piles()], match=menu.row_match(),
                         redeal=menu.row_redeal(), penalty=menu.penalty(), tie=menu.tie(),
@@ -152,7 +152,7 @@ class RowKind:
 
     @staticmethod
     def attract_rules(variation, wins):
-        from engine.rowrules import MATCH_EITHER, MATCH_SUIT, REDEAL_TWO, RowRules
+        from engine.row_rules import MATCH_EITHER, MATCH_SUIT, REDEAL_TWO, RowRules
 
         rules = RowRules(wins=wins)
         if variation == 1:
@@ -169,7 +169,7 @@ class RowKind:
 
     @staticmethod
     def bot(game, seat, level, seed):
-        from engine.rowbot import RowBot
+        from engine.row_bot import RowBot
 
         return RowBot(game, seat, level, seed)
 
@@ -206,24 +206,24 @@ class SpeedKind:
     KEY = "speed"
     RANK_FLASH = False  # a tie flashes its place only
     NAME = "Speed"
-    MODULES = ("hw.speed_view", "hw.speed_keys", "engine.speedbot", "engine.speed",
-               "engine.speedrules")
+    MODULES = ("hw.speed_view", "hw.speed_keys", "engine.speed_bot", "engine.speed",
+               "engine.speed_rules")
     # Demo variations: the defaults, then the house rules (RULES-SPEED.md).
     VARIATIONS = 4
 
     @staticmethod
     def game(sink):
         from engine.speed import SpeedGame
-        from engine.speedrules import SpeedRules
+        from engine.speed_rules import SpeedRules
         from hw.speed_keys import Controls
 
-        game = SpeedGame(SpeedRules(), sink)
+        game = SpeedGame(SpeedRules(), sink, False)
         game.controls = Controls()
         return game
 
     @staticmethod
     def rules(menu):
-        from engine.speedrules import CARDS_CHOICES, SpeedRules
+        from engine.speed_rules import CARDS_CHOICES, SpeedRules
 
         return SpeedRules(cards=CARDS_CHOICES[menu.speed_cards()], same=menu.speed_same(),
                           remake=menu.speed_remake(), points=menu.speed_points(),
@@ -231,7 +231,7 @@ class SpeedKind:
 
     @staticmethod
     def attract_rules(variation, wins):
-        from engine.speedrules import REMAKE_WHOLE, SpeedRules
+        from engine.speed_rules import REMAKE_WHOLE, SpeedRules
 
         rules = SpeedRules(wins=wins)
         if variation == 1:
@@ -244,7 +244,7 @@ class SpeedKind:
 
     @staticmethod
     def bot(game, seat, level, seed):
-        from engine.speedbot import SpeedBot
+        from engine.speed_bot import SpeedBot
 
         return SpeedBot(game, seat, level, seed)
 

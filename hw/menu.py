@@ -2,12 +2,12 @@
 
 No drawing and no buttons here: ``hw.menu_view`` draws a :class:`Menu`, ``hw.app``
 moves it. The options are the game (``hw.games.KINDS``: the 2x4 game, the shared
-row, ...), players (2 humans, or 1 player vs CPU when ``engine.bot`` is installed),
+row, ...), players (2 humans, or 1 player vs CPU when ``engine.family_bot`` is installed),
 the CPU level, match length (best of 1/3/5), tie policy, penalty and hints; with the
 shared-row game chosen also its piles (3/4/6), what matches (rank, suit, rank or
 suit) and the redeal when stuck (all piles, or two); with Speed its house rules
 (RULES-SPEED.md: 20 or 15 cards each, the same rank too, the remake, a points match). :meth:`Menu.rules` returns the
-``engine.rules.Rules`` of the 2x4 game; the chosen game's kind (:meth:`Menu.kind`)
+``engine.grid_rules.GridRules`` of the 2x4 game; the chosen game's kind (:meth:`Menu.kind`)
 makes its own rules from the menu. The last item, "Button test", is an action, not a
 choice: START on it opens the button test mode (``hw.button_test``); it is not
 saved. The choices survive a power cycle in the
@@ -23,11 +23,12 @@ the menu's heading line.
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``engine.rules``, ``hw.record``, ``hw.games`` (names
-only); optional ``engine.bot`` (``LEVEL_NAMES``).
+**Software and Dependencies:** ``engine.grid_rules``, ``hw.record``, ``hw.games`` (names
+only); optional ``engine.family_bot`` (``LEVEL_NAMES``).
 """
 
-from engine.rules import TIE_COIN, TIE_REPLAY, Rules
+from engine.family_rules import TIE_COIN, TIE_REPLAY
+from engine.grid_rules import GridRules
 from hw.games import KINDS, ROW, SPEED
 from hw.record import MORE_DEFAULTS, MORE_ITEMS, Record
 
@@ -38,12 +39,12 @@ TIES = 3
 PENALTY = 4
 HINTS = 5
 GAME = 6  # hw.games.KINDS index
-PILES = 7  # the row game: engine.rowrules.PILE_CHOICES index
-MATCH_BY = 8  # the row game: engine.rowrules MATCH_RANK/SUIT/EITHER
-REDEAL = 9  # the row game: engine.rowrules REDEAL_ALL/TWO
-SPEED_CARDS = 10  # Speed: engine.speedrules.CARDS_CHOICES index (20/15 each)
-SPEED_SAME = 11  # Speed: same rank too (engine.speedrules same 0/1)
-SPEED_REMAKE = 12  # Speed: engine.speedrules REMAKE_REST/WHOLE
+PILES = 7  # the row game: engine.row_rules.PILE_CHOICES index
+MATCH_BY = 8  # the row game: engine.row_rules MATCH_RANK/SUIT/EITHER
+REDEAL = 9  # the row game: engine.row_rules REDEAL_ALL/TWO
+SPEED_CARDS = 10  # Speed: engine.speed_rules.CARDS_CHOICES index (20/15 each)
+SPEED_SAME = 11  # Speed: same rank too (engine.speed_rules same 0/1)
+SPEED_REMAKE = 12  # Speed: engine.speed_rules REMAKE_REST/WHOLE
 SPEED_POINTS = 13  # Speed: SPEED_POINTS index (0: a match of games)
 BUTTON_TEST = 14  # an action (START opens the button test), not a saved choice
 ITEMS = 15
@@ -67,7 +68,7 @@ def bot_levels():
     ``perfect`` (a few ms per card, never wrong) exists for tests, not for people.
     """
     try:
-        from engine.bot import LEVEL_NAMES, PERFECT
+        from engine.family_bot import LEVEL_NAMES, PERFECT
     except ImportError:
         return ()
     return tuple(LEVEL_NAMES[:PERFECT])
@@ -179,15 +180,15 @@ class Menu:
         return self.more[PILES - GAME]
 
     def row_match(self):
-        """Return the row game's match mode (engine.rowrules MATCH_*)."""
+        """Return the row game's match mode (engine.row_rules MATCH_*)."""
         return self.more[MATCH_BY - GAME]
 
     def row_redeal(self):
-        """Return the row game's redeal (engine.rowrules REDEAL_*)."""
+        """Return the row game's redeal (engine.row_rules REDEAL_*)."""
         return self.more[REDEAL - GAME]
 
     def speed_cards(self):
-        """Return Speed's cards choice (an index into engine.speedrules.CARDS_CHOICES)."""
+        """Return Speed's cards choice (an index into engine.speed_rules.CARDS_CHOICES)."""
         return self.more[SPEED_CARDS - GAME]
 
     def speed_same(self):
@@ -195,7 +196,7 @@ class Menu:
         return self.more[SPEED_SAME - GAME]
 
     def speed_remake(self):
-        """Return Speed's remake (engine.speedrules REMAKE_*)."""
+        """Return Speed's remake (engine.speed_rules REMAKE_*)."""
         return self.more[SPEED_REMAKE - GAME]
 
     def speed_points(self):
@@ -207,7 +208,7 @@ class Menu:
         return bool(self.levels) and self.values[PLAYERS] == 1
 
     def level(self):
-        """Return the CPU level index (into ``engine.bot.LEVEL_NAMES``)."""
+        """Return the CPU level index (into ``engine.family_bot.LEVEL_NAMES``)."""
         return self.values[LEVEL]
 
     def on_button_test(self):
@@ -220,7 +221,7 @@ class Menu:
 
     def rules(self):
         """Return the ``Rules`` these choices make (defaults for everything else)."""
-        return Rules(penalty=PENALTIES[self.values[PENALTY]], tie=TIE_POLICIES[self.values[TIES]],
+        return GridRules(penalty=PENALTIES[self.values[PENALTY]], tie=TIE_POLICIES[self.values[TIES]],
                      wins=WINS[self.values[MATCH]])
 
     def save(self, nvm):

@@ -39,8 +39,8 @@ views (``piles``, ``tops``, ``active``, ``packs``, ``coverable``, ``phase``,
 import displayio
 
 from engine.cards import NO_CARD
-from engine.timed import PLAY
-from engine.rules import TIE_COIN
+from engine.family import PLAY
+from engine.family_rules import TIE_COIN
 from engine.ticks import ticks_diff
 from hw import gfx
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale

@@ -10,7 +10,7 @@ log exactly like a human's, so a match against the CPU replays like any other.
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** optional ``engine.bot`` (``Bot(game, player, level,
+**Software and Dependencies:** optional ``engine.family_bot`` (``Bot(game, player, level,
 seed)``, ``reset(now)``, ``step(now)``), imported only when a CPU seat is made;
 another game's bot (``hw.games``: the kind's ``bot``) has the same calls, and its
 ``step`` returns that game's press argument (a position, a pile, ...) or -1.
@@ -34,16 +34,16 @@ class HumanSeat:
 
 
 class CpuSeat:
-    """The CPU opponent of ``engine.bot`` on seat ``player``; its pad is ignored."""
+    """The CPU opponent of ``engine.family_bot`` on seat ``player``; its pad is ignored."""
 
     human = False
 
     def __init__(self, game, player, level, seed, make=None):
-        """``make(game, player, level, seed)`` makes the bot (default: ``engine.bot.Bot``)."""
+        """``make(game, player, level, seed)`` makes the bot (default: ``engine.grid_bot.GridBot``)."""
         if make is None:
-            from engine.bot import Bot
+            from engine.grid_bot import GridBot
 
-            make = Bot
+            make = GridBot
         self.bot = make(game, player, level, seed)
 
     def reset(self, now):

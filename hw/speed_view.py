@@ -44,7 +44,7 @@ put on the engine by ``hw.games.SpeedKind``: the selections).
 import displayio
 
 from engine.cards import NO_CARD
-from engine.timed import PLAY, WHY_DEADLOCK
+from engine.family import PLAY, WHY_DEADLOCK
 from engine.ticks import ticks_add, ticks_diff
 from hw import gfx
 from hw import messages as msgs

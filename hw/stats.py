@@ -15,12 +15,13 @@ Implementation Notes
 Allocation: the keeper holds ints and a 2-byte ``bytearray``; an event costs small-int
 arithmetic and record updates in place (0 B in the MicroPython VM).
 
-**Software and Dependencies:** ``engine.timed`` (event and result codes), ``engine.ticks``,
+**Software and Dependencies:** ``engine.family`` (event and result codes), ``engine.ticks``,
 ``hw.record``.
 """
 
-from engine.timed import (COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_TICK, LOST_TIE, TIE,
-                         WIN_A, WIN_B)
+from engine.family import (
+    COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_TICK, LOST_TIE, TIE, WIN_A, WIN_B,
+)
 from engine.ticks import ticks_diff
 
 

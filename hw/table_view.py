@@ -44,7 +44,7 @@ Implementation Notes
 --------------------
 
 **Software and Dependencies:** ``displayio``; ``hw.gfx``, ``hw.text``; reads
-``engine.game.Game`` views (``tops``, ``packs``, ``pending``, ``coverable``,
+``engine.grid.GridGame`` views (``tops``, ``packs``, ``pending``, ``coverable``,
 ``phase``, ``locked_at``, ``score``, ``changes``) and, optionally, a
 ``hw.feedback.Feedback`` (``lines``, ``flash``, ``cpu``); ``hw.messages`` (the texts).
 """
@@ -52,7 +52,7 @@ Implementation Notes
 import displayio
 
 from engine.cards import NO_CARD
-from engine.timed import PLAY
+from engine.family import PLAY
 from hw import gfx
 from hw import card_view
 from hw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale  # noqa: F401 (re-exported)

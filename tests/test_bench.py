@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import game as game_module
-from engine.game import E_TIME, RESULT_NAMES
+from engine import grid as game_module
+from engine.family import E_TIME, RESULT_NAMES
 from tools import bench_engine as bench
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,7 @@ def test_every_result_is_measured_within_budget(name, rules):
 
 
 def test_a_refused_benchmark_press_fails_the_benchmark(monkeypatch):
-    real = game_module.Game.press
+    real = game_module.GridGame.press
     calls = [0]
 
     def press(self, player, pos, t):
@@ -37,13 +37,13 @@ def test_a_refused_benchmark_press_fails_the_benchmark(monkeypatch):
             return E_TIME  # as the old benchmark's second player got every time
         return real(self, player, pos, t)
 
-    monkeypatch.setattr(game_module.Game, "press", press)
+    monkeypatch.setattr(game_module.GridGame, "press", press)
     with pytest.raises(bench.BenchError, match="refused"):
         bench.judged_press_lines({}, presses=3000)
 
 
 def test_a_press_not_judged_by_the_next_advance_fails_the_benchmark(monkeypatch):
-    real = game_module.Game.advance
+    real = game_module.GridGame.advance
     calls = [0]
 
     def advance(self, t):
@@ -55,7 +55,7 @@ def test_a_press_not_judged_by_the_next_advance_fails_the_benchmark(monkeypatch)
             return 0
         return real(self, t)
 
-    monkeypatch.setattr(game_module.Game, "advance", advance)
+    monkeypatch.setattr(game_module.GridGame, "advance", advance)
     with pytest.raises(bench.BenchError):
         bench.judged_press_lines({}, presses=3000)
 

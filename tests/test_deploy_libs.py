@@ -3,7 +3,7 @@
 lib/requirements.txt pins every library the firmware imports on the board; the same
 PyPI packages are pinned in requirements-dev.txt (the versions the tests ran with);
 ``--libs`` copies those packages' own files from this environment onto the drive,
-compiled with CircuitPython's mpy-cross when it is at ../shared/circuitpython.
+compiled with CircuitPython's mpy-cross 10.2.1 when tools.cpstack has it (make cpstack).
 """
 
 import re
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import cpvm
-from tools import deploy
+from mpy import cpvm  # tests/mpy/cpvm.py
+from tools import cpstack, deploy
 
 ROOT = Path(__file__).resolve().parent.parent
 NULL = open("/dev/null", "w")  # noqa: SIM115
@@ -72,7 +72,7 @@ def test_libs_as_py_are_the_installed_files(drive):
 
 def test_libs_as_mpy_replace_stale_copies_and_load_in_circuitpython(drive):
     if not deploy.MPY_CROSS.is_file():
-        pytest.skip("CircuitPython's mpy-cross is absent (%s)" % deploy.MPY_CROSS)
+        pytest.skip(cpstack.missing_line("mpy-cross"))
     lib = drive / "lib"
     (lib / "adafruit_display_text").mkdir(parents=True)
     (lib / "adafruit_display_text" / "label.py").write_text("stale = True\n")

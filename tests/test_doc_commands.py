@@ -45,6 +45,7 @@ RUN = (
     "make bench",
     ".venv/bin/python -m tools.NAME --help",  # every tool (expanded below)
     "make play",
+    ".venv/bin/python -m tools.cpstack where",
     ".venv/bin/python -m tools.wiring --profile feather_esp32s3_tft",
     "make venv",
     ".venv/bin/python -m tools.emulate --headless --nvm none --seed 7 --script docs/example.script",
@@ -82,8 +83,9 @@ INSTALL = "installs software on the reader's computer (root, the internet or a h
 WINDOWS = "a Windows or macOS command"
 XVFB = ("the Xvfb walk-through (Xvfb and xdotool are not installed by the repo);"
         " tests/test_emulate_xvfb.py does these steps when Xvfb is there")
-PICOSIM = ("the emulated Pico: minutes per run and ../shared/circuitpython;"
+PICOSIM = ("the emulated Pico: minutes per run and the CircuitPython stack (make cpstack);"
            " tests/test_picosim.py and tests/test_hil.py run it")
+CPSTACK = "the CircuitPython stack, which a copy of the repository lacks; tests/test_cpstack.py"
 NOT_RUN = {
     "make test": "this test is part of make test",
     "make picosim": PICOSIM,
@@ -116,10 +118,17 @@ NOT_RUN = {
     " --screenshot end.png": PICOSIM,
     ".venv/bin/python -m tools.picosim --setting CSPEED_DIAG=1 --diag --json report.json"
     " --seconds 30": PICOSIM,
-    ".venv/bin/python -m tools.picosim --code tools/picosim/heap_code.py --mpy none --diag": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/heap_code.py --mpy none --diag": PICOSIM,
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
+    "make cpstack": CPSTACK + " fetches from a local HTTP server (this downloads from the web)",
+    "make cpstack-unix": CPSTACK + " dry-runs it (this clones CircuitPython from GitHub and"
+    " compiles for minutes, with gcc-multilib)",
+    ".venv/bin/python -m tools.cpstack check": CPSTACK + " runs it on a fresh machine and on"
+    " the real files",
+    ".venv/bin/python -m tools.cpstack install uf2 FILE": PLACEHOLDER,
+    "sudo apt-get install gcc-multilib": INSTALL,
     ".venv/bin/python -m tools.emulate --button-test": "the button test in a window a person"
     " presses keys in, open until closed",
     ".venv/bin/python -m tools.picosim --game row --attract 2 --setting CSPEED_DIAG=1 --diag"
@@ -168,7 +177,7 @@ DRY_RUN = ("make test", "make picosim", "make capture PORT=/dev/ttyACM1",
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
-           "make soak", "make soak SOAK_CYCLES=200")
+           "make soak", "make soak SOAK_CYCLES=200", "make cpstack", "make cpstack-unix")
 
 
 def key(command):

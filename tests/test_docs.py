@@ -60,7 +60,7 @@ def _code(text):
 
 def _targets():
     text = (ROOT / "Makefile").read_text()
-    return set(re.findall(r"^([a-z_]+):", text, re.M))
+    return set(re.findall(r"^([a-z_-]+):", text, re.M))
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
@@ -68,7 +68,7 @@ def test_quoted_commands_exist(doc):
     text = doc.read_text()
     targets = _targets()
     for code in _code(text):
-        name = re.match(r"\s*(?:[A-Z_]+=\S+\s+)*make ([a-z_]+)", code)
+        name = re.match(r"\s*(?:[A-Z_]+=\S+\s+)*make ([a-z_-]+)", code)
         if name:
             assert name.group(1) in targets, "%s quotes `make %s`, not a Makefile target" % (
                 doc.name, name.group(1))

@@ -48,7 +48,7 @@ class Session:
 def session(tmp_path_factory):
     import pygame
 
-    from engine.game import PLAY
+    from engine.family import PLAY
     from tools.emulate import script
     from tools.emulate.keys import POSITION_KEYS, key_event
     from tools.emulate.main import Emulator
@@ -340,7 +340,7 @@ def test_make_play_without_a_display_records_the_attract_mode(tmp_path):
 
 def test_attract_in_the_emulator_and_any_key_returns_to_the_title(monkeypatch):
     """Idle title -> the firmware's attract mode; a key of the key map ends it."""
-    from engine.game import PLAY
+    from engine.family import PLAY
     from hw.app import GAME, TITLE
     from tools.emulate import script
     from tools.emulate.main import Emulator

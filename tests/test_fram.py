@@ -275,11 +275,9 @@ def test_the_emulator_keeps_the_record_in_its_fram_file(tmp_path):
 
 
 def test_the_picosim_power_cut_tools_open_the_bus_as_the_firmware_does():
-    from pathlib import Path
-
     from hw.main import FRAM_I2C_HZ
     from tools.picosim import framcut
 
     assert framcut.FREQUENCY == FRAM_I2C_HZ
-    code = (Path(framcut.__file__).parent / "fram_load_code.py").read_text()
+    code = framcut.LOAD_CODE.read_text()
     assert "FREQUENCY = %d" % FRAM_I2C_HZ in code

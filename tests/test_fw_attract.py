@@ -138,12 +138,12 @@ def test_timeout_setting_held_start_silence_and_off_switches():
     rig.tap(KEY_START)
     rig.run(10)  # the press, debounced
     assert app.mode == TITLE
-    # Off: CSPEED_ATTRACT_S = "0" (attract_ms 0), or no engine.bot (no levels).
+    # Off: CSPEED_ATTRACT_S = "0" (attract_ms 0), or no engine.family_bot (no levels).
     app.attract_ms = 0
     rig.run(20000, dt=1000)
     assert app.mode == TITLE and not app.attract
     app.attract_ms = 5000
-    app.attract_levels = ()  # what App(levels=()) gets without engine.bot
+    app.attract_levels = ()  # what App(levels=()) gets without engine.family_bot
     rig.run(20000, dt=1000)
     assert app.mode == TITLE and not app.attract
 

@@ -11,9 +11,7 @@ import json
 import pytest
 
 from fw_rig import Rig
-from engine.game import (
-    EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, COVER, LOCKED, TIE,
-)
+from engine.family import COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, LOCKED, TIE
 from hw import buzzer as bz
 from hw import feedback as fb
 from hw import gfx

@@ -211,10 +211,10 @@ def test_presses_outside_a_game_are_not_played_or_logged():
 def test_a_drawn_game_is_followed_by_a_new_shuffle():
     """A deadlock draw (limit 1 stuck layout, set through the menu's rules) does not
     count: the score stays 0-0 and the next game is dealt from a new seed."""
-    from engine.rules import Rules
+    from engine.grid_rules import GridRules
 
     rig = Rig(start=1000, seed=99)
-    rig.app.menu.rules = lambda: Rules(deadlock=1)
+    rig.app.menu.rules = lambda: GridRules(deadlock=1)
     rig.start_match()
     game = rig.game
     spent = 0

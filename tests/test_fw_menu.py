@@ -73,7 +73,7 @@ def test_cpu_level_only_with_one_player():
 
 
 def test_one_player_vs_cpu_match_replays():
-    from engine.bot import LEVEL_NAMES
+    from engine.family_bot import LEVEL_NAMES
 
     rig = Rig(start=(1 << 29) - 2000, seed=31)
     open_menu(rig)

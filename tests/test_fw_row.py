@@ -19,7 +19,7 @@ from hw.games import KINDS, ROW, GridKind, RowKind, row_button, row_seat_pile
 from hw.profiles import KEY_START
 from tools.cpstubs import microcontroller
 
-ROW_MODULES = ("engine.row", "engine.rowrules", "engine.rowbot", "hw.row_view")
+ROW_MODULES = ("engine.row", "engine.row_rules", "engine.row_bot", "hw.row_view")
 
 
 def open_menu(rig):
@@ -185,7 +185,7 @@ def test_row_match_on_the_pads_shows_the_engine_and_replays():
     app = rig.app
     assert app.kind is RowKind
     for name in ROW_MODULES:
-        if name != "engine.rowbot":  # (the bot comes with a CPU seat)
+        if name != "engine.row_bot":  # (the bot comes with a CPU seat)
             assert name in sys.modules
     assert type(app.table).__name__ == "RowView"
     rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2)

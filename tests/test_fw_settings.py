@@ -145,7 +145,7 @@ def test_the_settings_parse_as_strictly_as_circuitpython_reads_them(tmp_path):
     """The same values through hw.profiles in CircuitPython 10.2.1's unix interpreter."""
     import json
 
-    import cpvm
+    from mpy import cpvm  # tests/mpy/cpvm.py: CircuitPython's unix interpreter
 
     if cpvm.missing_reason():
         pytest.skip(cpvm.missing_reason())

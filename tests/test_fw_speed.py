@@ -6,7 +6,7 @@ streamed log (``rules game=speed``) replays to the device's own trace."""
 import pytest
 
 from engine.cards import NO_CARD
-from engine.game import PLAY
+from engine.family import PLAY
 from engine.trace import Tracer
 from fw_rig import Rig, replay, split_matches
 from hw import gfx
@@ -122,7 +122,7 @@ def test_speed_is_chosen_in_the_menu_with_its_house_rules_and_remembered():
     again = Menu(menu.levels)  # after a power cycle: the record in nvm
     again.load(microcontroller.nvm)
     assert again.kind() is SpeedKind and again.speed_same() == 1 and again.speed_points() == 0
-    assert again.rules().__class__.__name__ == "Rules"  # the 2x4 rules are still there
+    assert again.rules().__class__.__name__ == "GridRules"  # the 2x4 rules are still there
     assert SpeedKind.rules(again).same == 1
 
 

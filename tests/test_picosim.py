@@ -1,8 +1,8 @@
 """tools/picosim: the unchanged firmware on the real CircuitPython 10.2.1 Pico UF2.
 
-The UF2 runs in rp2040js (an emulated RP2040); the tests need
-``../shared/circuitpython/`` (the UF2, the bootrom and CircuitPython's mpy-cross)
-and skip, saying so, where it is absent.
+The UF2 runs in rp2040js (an emulated RP2040); the tests need the UF2, the bootrom
+and CircuitPython's mpy-cross (``tools.cpstack``, ``make cpstack``) and skip, naming
+the missing file and that command, where one is absent.
 
 One emulated session is shared by the tests that need the Pico (about 18 s of
 emulated time, 1-3 minutes of wall time): boot; the title; after 1 s idle the
@@ -326,7 +326,7 @@ def test_tool_errors_are_one_line_and_exit_2(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runs, "UF2", tmp_path / "absent.uf2")
     done = _cli(cli, ["--seconds", "1", "--workdir", str(tmp_path)])
-    assert done[0] == 2 and "../shared/circuitpython" in done[2]
+    assert done[0] == 2 and "is missing: run `make cpstack`" in done[2]
     assert len(done[2].strip().splitlines()) == 1
     monkeypatch.undo()
     if REASON is None:
@@ -489,10 +489,10 @@ def speed_session(tmp_path_factory):
 
 def _replayed_speed(text):
     """The engine a Speed log leaves (its last tick judged), replayed on the desktop."""
-    from engine.game import Game
+    from engine.grid import GridGame
     from engine.log import play_lines
 
-    games = [Game()]
+    games = [GridGame()]
     play_lines(games[0], text.split("\n"), games.append)
     game = games[-1]
     game.finish()

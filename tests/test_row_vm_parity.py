@@ -1,5 +1,5 @@
 """Seeded shared-row games give byte-identical traces on CPython, in MicroPython 1.27
-and (when tests/cpvm.py and the interpreter are there) in CircuitPython 10.2.1's own
+and (when the interpreter is there, tests/mpy/cpvm.py) in CircuitPython 10.2.1's own
 unix interpreter."""
 
 import subprocess
@@ -28,10 +28,8 @@ def test_row_traces_are_identical_on_cpython_and_micropython():
 
 
 def test_row_traces_are_identical_on_cpython_and_circuitpython():
-    try:
-        import cpvm  # tests/cpvm.py (CircuitPython's unix interpreter), when present
-    except ImportError:
-        pytest.skip("tests/cpvm.py is not in this tree")
+    from mpy import cpvm  # tests/mpy/cpvm.py: CircuitPython's unix interpreter
+
     reason = cpvm.missing_reason()
     if reason:
         pytest.skip(reason)

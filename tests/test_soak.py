@@ -15,7 +15,7 @@ import random
 
 from fw_rig import WRAP, Rig, replay, split_matches
 
-from engine.game import PLAY
+from engine.family import PLAY
 from hw.app import MENU, READY, READY_MS, TITLE
 from hw.profiles import KEY_START
 

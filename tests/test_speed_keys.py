@@ -2,7 +2,7 @@
 a card that fits both (or none) waits for a pile button; nothing else ever plays."""
 
 from engine.cards import parse_card
-from engine.game import COVER, DEALING, ILLEGAL, PLAY
+from engine.family import COVER, DEALING, ILLEGAL, PLAY
 from engine.speed import SpeedGame
 from hw.speed_keys import CANCEL, PILE_LEFT, PILE_RIGHT, Controls, pile_button, slot_button
 from speed_helpers import Recorder, speed_deck

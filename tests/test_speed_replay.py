@@ -103,7 +103,7 @@ def test_a_seed_before_the_rules_waits_for_its_start():
 
 def test_the_log_writer_heads_a_speed_log_that_replays():
     from engine.log import LogWriter
-    from engine.speedrules import SpeedRules
+    from engine.speed_rules import SpeedRules
 
     w = LogWriter()
     rules = bytes(w.rules(SpeedRules(cards=15, same=1, remake=1, points=50, tie=1))).decode()

@@ -32,8 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.game import EV_PRESS, Game, OK, OVER, PLAY, RESULT_NAMES, ERROR_NAMES
-from engine.rules import Rules, TIE_COIN
+from engine.family import ERROR_NAMES, EV_PRESS, OK, OVER, PLAY, RESULT_NAMES
+from engine.grid import GridGame
+from engine.family_rules import TIE_COIN
+from engine.grid_rules import GridRules
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = str(ROOT / "engine") + os.sep
@@ -146,7 +148,7 @@ def judged_press_lines(rules_kw, presses=10_000, seed=1):
 
     rnd = random.Random(seed)
     judged = _Judged()
-    game = Game(Rules(**rules_kw), judged.event)
+    game = GridGame(GridRules(**rules_kw), judged.event)
     judged.game = game
     game.shuffle(seed)
     game.start(0)
@@ -201,7 +203,7 @@ def p99(xs):
 
 def play_game(seed, rnd):
     """Two random pressers (mostly coverable positions) play one seeded game."""
-    game = Game(Rules())
+    game = GridGame(GridRules())
     game.shuffle(seed)
     game.start(0)
     t = 0

@@ -45,7 +45,8 @@ import sys
 import time
 from pathlib import Path
 
-from engine.game import Game, OUTCOME_NAMES
+from engine.family import OUTCOME_NAMES
+from engine.grid import GridGame
 from engine.log import HEADER, LINE_MAX, LogError, LogReader, is_digits
 from engine.trace import Tracer
 from tools import cli
@@ -67,7 +68,7 @@ class MatchFile:
         self.path = path
         self.file = self.trace_file = None
         self.file = open(path, "wb")
-        game = Game()
+        game = GridGame()
         follow = None
         if trace:
             self.trace_file = open(path.with_suffix(".trace"), "w", encoding="utf-8")

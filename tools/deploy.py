@@ -28,11 +28,12 @@ removed at the end.
 (``module==version``), from the Python environment running this tool (the project's
 ``.venv``, where ``requirements-dev.txt`` installs the same PyPI packages): each
 package's own files, as the wheel's RECORD lists them, go into the drive's ``lib/``,
-compiled to ``.mpy`` by CircuitPython's ``mpy-cross`` (``--mpy-cross PATH``, default
-``../shared/circuitpython/mpy-cross-10.2.1-x86_64`` when present; MicroPython's
-``mpy-cross`` makes files CircuitPython refuses), else as ``.py`` (``--py`` forces
-that). A library's older copy (``.py`` or ``.mpy``, file or folder) is removed first:
-a stale ``.py`` would shadow a new ``.mpy``. A version other than the pinned one
+compiled to ``.mpy`` by CircuitPython's ``mpy-cross`` 10.2.1 (``--mpy-cross PATH``,
+default the one :mod:`tools.cpstack` keeps, which ``make cpstack`` fetches;
+MicroPython's ``mpy-cross`` makes files CircuitPython refuses), else as ``.py``, saying
+so and naming that command (``--py`` forces ``.py``). A library's older copy (``.py`` or
+``.mpy``, file or folder) is removed once the new one is in place: a stale ``.py``
+would shadow a new ``.mpy``. A version other than the pinned one
 installed here is an error.
 """
 
@@ -45,12 +46,12 @@ import tempfile
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
-from tools import cli
+from tools import cli, cpstack
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "hw")
 SETTINGS_TEMPLATE = ROOT / "tools" / "settings.toml"
-MPY_CROSS = ROOT.parent / "shared" / "circuitpython" / "mpy-cross-10.2.1-x86_64"
+MPY_CROSS = cpstack.path("mpy-cross")
 
 
 class DeployError(Exception):
@@ -476,8 +477,7 @@ def main(argv=None):
             if not mpy_cross.is_file():
                 if args.mpy_cross:
                     raise DeployError("no mpy-cross at %s" % mpy_cross)
-                sys.stdout.write("(no CircuitPython mpy-cross at %s: libraries go as .py)\n"
-                                 % mpy_cross)
+                sys.stdout.write("(libraries go as .py: %s)\n" % cpstack.missing_line("mpy-cross"))
                 mpy_cross = None
         deploy(args.drive, settings=args.settings, dry_run=args.dry_run, libs=args.libs,
                mpy_cross=mpy_cross)

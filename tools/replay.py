@@ -19,7 +19,7 @@ line is refused after reading ``LINE_MAX + 1`` bytes of it (memory stays bounded
 import os
 import sys
 
-from engine.game import Game
+from engine.grid import GridGame
 from engine.log import LINE_MAX, LogError, play_lines
 from engine.trace import Tracer
 from tools import cli
@@ -40,7 +40,7 @@ def read_lines(stream):
 
 def replay(lines, out):
     """Play ``lines`` and write the trace to ``out``; return the exit status."""
-    game = Game()
+    game = GridGame()
     tracer = Tracer(game, lambda text: out.write(text + "\n"))
     try:
         play_lines(game, lines, tracer.follow)

@@ -9,10 +9,10 @@ Usage::
     .venv/bin/python -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
 
 ``--game row`` plays the shared-row game of RULES-ROW.md (``engine/row.py``, CPU
-players ``engine/rowbot.py``); its ``--rules`` keys are ``piles``, ``match``,
+players ``engine/row_bot.py``); its ``--rules`` keys are ``piles``, ``match``,
 ``redeal`` and the common ones. ``--game speed`` plays Speed (RULES-SPEED.md,
-``engine/speed.py``, ``engine/speedbot.py``) with ``cards``, ``same``, ``remake``,
-``points`` and the common keys. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/bot.py), optionally
+``engine/speed.py``, ``engine/speed_bot.py``) with ``cards``, ``same``, ``remake``,
+``points`` and the common keys. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/family_bot.py), optionally
 with its delays scaled: ``normal*1.5`` is a normal player 1.5 times slower. A pairing
 ``X:Y`` puts X in seat A and Y in seat B; several pairings are comma-separated.
 
@@ -31,15 +31,9 @@ import os
 import sys
 import time
 
-from engine.bot import Bot, LEVEL_NAMES, LEVELS, level_params
-from engine.game import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK, Game
-from engine.row import RowGame
-from engine.rowbot import RowBot
-from engine.rules import Rules
-from engine.rowrules import RowRules
-from engine.speedrules import SpeedRules
-from engine.speed import SpeedGame
-from engine.speedbot import SpeedBot
+from engine import games
+from engine.family import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK
+from engine.family_bot import LEVELS, LEVEL_NAMES, level_params
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
 from tools import cli
 from tools.plotcheck import plots_unavailable
@@ -50,14 +44,11 @@ MAX_MATCH_GAMES = 200
 LEVEL_FACTOR = cli.Number(float, 0.1, 10)  # normal*1.5: a level's delays scaled
 GAMES_MAX = 10000000  # --games, --matches, --sweep-games
 
-# --game NAME: (game class, CPU player class, rules class)
-GAMES = {"grid": (Game, Bot, Rules), "row": (RowGame, RowBot, RowRules),
-         "speed": (SpeedGame, SpeedBot, SpeedRules)}
 
 
 def rule_keys(game):
     """The ``--rules`` keys of a game (``game`` itself is chosen by ``--game``)."""
-    return tuple(k for k in GAMES[game][2].KEYS if k != "game")
+    return tuple(k for k in games.rules_class(game).KEYS if k != "game")
 
 # ------------------------------------------------------------------- driver
 
@@ -165,7 +156,7 @@ _MAX_FIELDS = (10, 11)  # a match keeps the longest streaks of its games, sums t
 
 def run_one(rules, params_a, params_b, seed, index, matches=False, kind="grid"):
     """Play game (or match) ``index``; return (winner, games, summed FIELDS...)."""
-    game_cls, bot_cls, _ = GAMES[kind]
+    game_cls, bot_cls = games.game_class(kind), games.bot_class(kind)
     game = game_cls(rules)
     sink = StatSink(game)
     game.sink = sink.event
@@ -197,7 +188,7 @@ def run_one(rules, params_a, params_b, seed, index, matches=False, kind="grid"):
 
 def _chunk(job):
     rules_kw, pa, pb, seed, pair, lo, hi, matches, kind = job
-    rules = GAMES[kind][2](**rules_kw)
+    rules = games.rules_class(kind)(**rules_kw)
     return pair, lo, [run_one(rules, pa, pb, seed, i, matches, kind) for i in range(lo, hi)]
 
 
@@ -338,7 +329,7 @@ def parse_pairings(values):
 
 def parse_rules(items, kind="grid"):
     """``KEY=VALUE`` items -> the keyword arguments of the game's rules class."""
-    rules = GAMES[kind][2]()
+    rules = games.rules_class(kind)()
     keys = rule_keys(kind)
     for item in items:
         key, eq, value = item.partition("=")
@@ -433,7 +424,7 @@ def print_table(rep, out):
     unit = rep["unit"]
     units = unit + ("es" if unit == "match" else "s")
     out.write("California Speed simulation: %s\n" % rep["command"])
-    shown = GAMES[rep.get("game", "grid")][2](**rep["rules"])  # names, as in a log's rules line
+    shown = games.rules_class(rep.get("game", games.DEFAULT))(**rep["rules"])  # names, as in a log's rules line
     out.write("rules: %s\n\n" % " ".join("%s=%s" % (k, shown.text(k)) for k in rep["rules"]))
     rows = [
         (units, lambda s: str(s["n"])),
@@ -513,7 +504,7 @@ def main(argv=None):
                       help="matches per pairing instead of games")
     parser.add_argument("--levels", action="append", default=None,
                         help="pairings LEVEL_A:LEVEL_B[,...] (default normal:normal)")
-    parser.add_argument("--game", choices=sorted(GAMES), default="grid",
+    parser.add_argument("--game", choices=games.KEYS, default=games.DEFAULT,
                         help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md); "
                         "speed: Speed (RULES-SPEED.md)")
     parser.add_argument("--seed", type=cli.SEED, default=1, help="the seed of every game's deck"

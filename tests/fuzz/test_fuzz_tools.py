@@ -94,7 +94,7 @@ def _run_settings(env):
 
 
 def test_every_settings_value_starts_the_firmware_or_is_named_on_its_screen(capsys, tmp_path):
-    import cpvm
+    from mpy import cpvm  # tests/mpy/cpvm.py: CircuitPython's unix interpreter
     from hw import profiles
 
     Rig = __import__("fw_rig").Rig

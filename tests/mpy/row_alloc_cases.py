@@ -6,11 +6,11 @@ each one meaningful (the illegal press comes before the presses it locks).
 ``RowDriver`` plays whole games with small ints only, streaming a log line per press.
 """
 
-from engine.game import OVER, PLAY
+from engine.family import OVER, PLAY
 from engine.log import LogWriter
 from engine.rng import Rng
 from engine.row import RowGame
-from engine.rowrules import RowRules
+from engine.row_rules import RowRules
 
 
 class Counter:

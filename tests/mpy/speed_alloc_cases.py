@@ -7,10 +7,10 @@ each one meaningful (the illegal play comes before the presses it locks).
 """
 
 from engine.cards import parse_card
-from engine.game import OVER, PLAY
+from engine.family import OVER, PLAY
 from engine.log import LogWriter
 from engine.rng import Rng
-from engine.speedrules import SpeedRules
+from engine.speed_rules import SpeedRules
 from engine.speed import SpeedGame
 
 

@@ -49,7 +49,7 @@ import usb_cdc  # noqa: E402
 
 from mpyharness import Report, locked, measure  # noqa: E402
 
-from engine.game import PLAY  # noqa: E402
+from engine.family import PLAY
 from engine.ticks import ticks_add  # noqa: E402
 from hw.app import DONE, GAME, MENU, READY, TITLE  # noqa: E402
 from hw.main import build  # noqa: E402

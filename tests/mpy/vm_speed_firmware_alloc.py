@@ -24,7 +24,7 @@ import microcontroller  # noqa: E402
 from mpyharness import Report, locked, measure  # noqa: E402
 
 from engine.cards import NO_CARD  # noqa: E402
-from engine.game import PLAY  # noqa: E402
+from engine.family import PLAY
 from engine.ticks import ticks_add  # noqa: E402
 from hw.app import DONE, GAME, MENU, READY, TITLE  # noqa: E402
 from hw.games import SPEED, SpeedKind  # noqa: E402

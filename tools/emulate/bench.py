@@ -13,12 +13,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 def _scene(width, height):
-    from engine.game import Game
-    from engine.rules import Rules
+    from engine.grid import GridGame
+    from engine.grid_rules import GridRules
     from hw import gfx
     from hw.table_view import TableView
 
-    game = Game(Rules())
+    game = GridGame(GridRules())
     game.shuffle(5)
     game.start(0)
     game.advance(400)

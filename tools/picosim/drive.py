@@ -30,9 +30,10 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from tools import cpstack
+
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared" / "circuitpython"
-MPY_CROSS = SHARED / "mpy-cross-10.2.1-x86_64"
+MPY_CROSS = cpstack.path("mpy-cross")
 PROJECT_PACKAGES = ("engine", "hw")
 NOT_DEVICE = ("adafruit_blinka", "adafruit_platformdetect", "adafruit_pureio")
 
@@ -133,7 +134,7 @@ def settings_toml(settings):
 def mpy_cross(source, name):
     """Compile ``source`` (bytes) with CircuitPython's mpy-cross; return the .mpy bytes."""
     if not MPY_CROSS.is_file():
-        raise DriveError("no CircuitPython mpy-cross at %s" % MPY_CROSS)
+        raise DriveError(cpstack.missing_line("mpy-cross"))
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "in.py"
         dst = Path(tmp) / "out.mpy"

@@ -37,7 +37,7 @@ import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "device"  # scripts that run on the Pico
 SAVE_CODE = HERE / "fram_save_code.py"
 LOAD_CODE = HERE / "fram_load_code.py"
 CHECK_CODE = HERE / "nvm_check_code.py"

@@ -31,7 +31,7 @@ import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "device"  # scripts that run on the Pico
 SAVE_CODE = HERE / "nvm_save_code.py"
 CHECK_CODE = HERE / "nvm_check_code.py"
 MPY = ("lib", "project")

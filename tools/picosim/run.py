@@ -28,13 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
+from tools import cpstack
 from tools.picosim import drive as drives
 from tools.picosim.fat import FatError, make_image
 
 ROOT = drives.ROOT
-SHARED = drives.SHARED
-UF2 = SHARED / "raspberry_pi_pico-circuitpython-10.2.1.uf2"
-BOOTROM = SHARED / "rp2040-bootrom-b1.bin"
+UF2 = cpstack.path("uf2")
+BOOTROM = cpstack.path("bootrom")
 GLUE = Path(__file__).with_name("pico.mjs")
 FAT_OFFSET = 0x100000  # CIRCUITPY: after 1020 KB of firmware and 4 KB of NVM
 NVM_OFFSET = FAT_OFFSET - 4096  # microcontroller.nvm: the sector before CIRCUITPY
@@ -52,10 +52,9 @@ class PicoError(Exception):
 
 def missing():
     """Return a one-line reason the emulated Pico cannot run here, or None."""
-    for path in (UF2, BOOTROM, drives.MPY_CROSS):
+    for key, path in (("uf2", UF2), ("bootrom", BOOTROM), ("mpy-cross", drives.MPY_CROSS)):
         if not path.is_file():
-            return ("%s is missing: tools/picosim needs ../shared/circuitpython/ (real "
-                    "CircuitPython 10.2.1 builds, see its README)" % path)
+            return cpstack.missing_line(key)
     if shutil.which("node") is None:
         return "node is not on PATH (tools/picosim needs Node 20 or later)"
     if not (ROOT / "node_modules" / "rp2040js").is_dir():

@@ -1,16 +1,17 @@
 """Run a Python script in CircuitPython 10.2.1's own interpreter, laid out as vm.mjs does.
 
-    python tests/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]
+    python tests/mpy/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]
 
-The interpreter is ``../shared/circuitpython/circuitpython-unix-10.2.1-i386`` (the unix
-port built with an RP2040 full build's language flags: 32-bit small ints, float32,
-``const``, ``micropython.heap_lock``, ``gc.mem_alloc``; no hardware modules). Override
-its location with the ``CSPEED_CIRCUITPYTHON`` environment variable (a directory).
+The interpreter is ``circuitpython-unix-10.2.1-i386`` (the unix port built with an
+RP2040 full build's language flags: 32-bit small ints, float32, ``const``,
+``micropython.heap_lock``, ``gc.mem_alloc``; no hardware modules), found by
+:mod:`tools.cpstack` (``make cpstack-unix`` builds it; ``CSPEED_CIRCUITPYTHON`` names
+the folder it is kept in).
 
 Implementation Notes
 --------------------
 
-* Same contract as tests/mpy/vm.mjs (the MicroPython 1.27 WebAssembly VM), so one test
+* Same contract as vm.mjs beside it (the MicroPython 1.27 WebAssembly VM), so one test
   runs on both: each ``--dir`` (default: engine, tests) is copied, ``.py`` files only,
   into a scratch project directory; the script goes to its repo path there (or to
   ``run/<name>`` if it lives outside the repo); ``sys.path`` starts with the script's
@@ -33,9 +34,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-CP_DIR = Path(os.environ.get("CSPEED_CIRCUITPYTHON", ROOT.parent / "shared" / "circuitpython"))
-CP_BIN = CP_DIR / "circuitpython-unix-10.2.1-i386"
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # run as a script; appended: the firmware's code.py is no stdlib
+from tools import cpstack  # noqa: E402
+
+CP_BIN = cpstack.path("unix")
 DEFAULT_DIRS = ("engine", "tests")
 TIMEOUT_EXIT = 124
 
@@ -43,8 +47,7 @@ TIMEOUT_EXIT = 124
 def missing_reason():
     """Why the interpreter cannot run here, or None if it can."""
     if not CP_BIN.is_file():
-        return (f"CircuitPython's unix interpreter is absent ({CP_BIN}); "
-                "see ../shared/circuitpython/README.md for how it is built")
+        return cpstack.missing_line("unix")
     if not os.access(CP_BIN, os.X_OK):
         return f"{CP_BIN} is not executable"
     return None
@@ -97,7 +100,7 @@ def run(script, args=(), timeout=120, dirs=None, heapsize="1M"):
 
 
 def main(argv):
-    usage = "usage: python tests/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]"
+    usage = "usage: python tests/mpy/cpvm.py [--timeout S] [--dir D]... [--heapsize N] script.py [args...]"
     timeout, dirs, heapsize, script, args = 120, None, "1M", None, []
     it = iter(argv)
     try:

@@ -1,9 +1,9 @@
-"""The CPU opponent of the shared-row game (RULES-ROW.md): :class:`engine.bot.Bot`'s
+"""The CPU opponent of the shared-row game (RULES-ROW.md): :class:`engine.family_bot.Bot`'s
 player, looking at a row of piles and its own active card.
 
 It reads only what a player sees at the table -- ``phase``, the pile ``tops``, its
 own ``active`` card, the match mode, its own pad's ``lock_left`` and ``changes`` --
-and presses through the caller, exactly like :class:`engine.bot.Bot` (same driving
+and presses through the caller, exactly like :class:`engine.family_bot.Bot` (same driving
 calls, same levels, its own generator, zero allocation per step)::
 
     bot = RowBot(game, PLAYER_B, NORMAL, seed)
@@ -18,7 +18,7 @@ new active card) is noticed one reaction time later, or overlooked for an extra
 ``miss`` delay; during the deal it already looks at the face-up cards. It presses
 the pile it noticed first (on equal times the one nearest its own left: pile 0 for
 A, the last pile for B, who sees the row reversed) one movement time later, one
-card at a time; a target that stops matching is dropped as :class:`engine.bot.Bot`
+card at a time; a target that stops matching is dropped as :class:`engine.family_bot.Bot`
 drops one, and a slip goes to a random pile that does not match (the lock follows).
 
 Implementation Notes
@@ -30,17 +30,16 @@ handling and the draw discipline (draws only on a look or a choice, never per
 call). Matching follows ``game.match_mode`` with :func:`engine.row.matches`.
 """
 
-from engine.bot import (
-    Bot, MISS_MAX, MISS_MIN, MISS_PCT, MOVE_MAX, MOVE_MIN, NORMAL, REACT_MAX, REACT_MIN,
-    SLIP_PCT, _popcount,
+from engine.family_bot import (
+    MISS_MAX, MISS_MIN, MISS_PCT, MOVE_MAX, MOVE_MIN, NORMAL, REACT_MAX, REACT_MIN, SLIP_PCT, Bot,
+    popcount,
 )
-from engine.bot import BEGINNER, EXPERT, PERFECT, LEVEL_NAMES  # noqa: F401 (one import for callers)
 from engine.cards import NO_CARD
 from engine.compat import const
 from engine.row import MAX_PILES, matches
 from engine.ticks import ticks_add, ticks_diff
 
-_DEALING = const(1)  # engine.game phases
+_DEALING = const(1)  # engine.family phases
 _PLAY = const(2)
 
 
@@ -134,7 +133,7 @@ class RowBot(Bot):
         self.wrong = False
         bad = ~self.mask & ((1 << n) - 1)
         if bad and p[SLIP_PCT] and self.rng.below(100) < p[SLIP_PCT]:
-            k = self.rng.below(_popcount(bad))
+            k = self.rng.below(popcount(bad))
             for pile in range(n):
                 if (bad >> pile) & 1:
                     if not k:

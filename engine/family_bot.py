@@ -1,16 +1,15 @@
-"""The CPU opponent: a bot that sees and presses like a person.
+"""The CPU opponent of every game: a bot that sees and presses like a person.
 
-The bot reads only what a player at the table sees -- the game's public views
-``phase``, ``tops``, ``coverable`` (pending positions included), ``lock_left`` (its
-own pad's lock) and ``changes`` -- never the packs, the deck or the game's
-generator (tests/test_bot.py runs it through a proxy that exposes nothing else),
-and presses nothing itself: ``step(now)`` returns a
+:class:`Bot` is the timing every game's CPU player shares (``engine.<game>_bot``
+subclasses it and says what it sees: ``_look`` and ``_choose``). A bot reads only
+what a player at the table sees (each game's bot names the views), never the packs,
+the deck or the game's generator, and presses nothing itself: ``step(now)`` returns a
 position and the caller presses it through ``game.press(player, pos, now)`` exactly
 as it would a human's press (and logs it), so a bot game's log replays card for card.
 
 Driving it (allocation-free after set-up)::
 
-    bot = Bot(game, PLAYER_B, NORMAL, seed)   # set-up
+    bot = GridBot(game, PLAYER_B, NORMAL, seed)   # set-up (any game's bot)
     bot.reset(now)                            # whenever a game starts
     # every loop iteration, *after* game.advance(now):
     pos = bot.step(now)
@@ -72,13 +71,11 @@ Implementation Notes
 --------------------
 
 Times are compared as ``(a - b) & (2**29 - 1) >= 2**28`` (``ticks_diff(a, b) < 0``
-written out) in the paths taken every step, and positions are visited by their
-bits (``engine.game.LOWEST_BIT``), so a step makes no call it can avoid; the
-draws and decisions are exactly those of a plain scan over the 8 positions.
+written out) in the paths taken every step, so a step makes no call it can avoid.
+A subclass allocates ``notice`` (one time per press code it watches) at set-up.
 """
 
 from engine.compat import const
-from engine.timed import LOWEST_BIT
 from engine.rng import Rng
 from engine.ticks import ticks_add, ticks_diff
 
@@ -109,10 +106,7 @@ LEVELS = (
     (0, 0, 1, 4, 0, 0, 0, 0, 100),  # perfect
 )
 
-_DEALING = const(1)  # engine.game phases (not imported: keeps the bot light)
-_PLAY = const(2)
-_ALL = const(0xFF)
-_ZERO13 = bytes(13)
+_PLAY = const(2)  # engine.family's phase (not imported: keeps the bot light)
 # engine.ticks, written out in the hot paths: ``(a - b) & _MAX >= _HALF`` is
 # ``ticks_diff(a, b) < 0`` (a is before b) without a call.
 _MAX = const((1 << 29) - 1)
@@ -120,9 +114,6 @@ _HALF = const(1 << 28)
 # A silence after which every stored time has passed: longer than any delay a
 # level can draw (reaction + miss < 2**21), shorter than half the clock.
 _STALE = const(1 << 22)
-# Each player's preference on equal notice times, by position (lower first): own
-# row left to right, then the far row from the near end (so two players split a pair).
-_RANK = ((0, 1, 2, 3, 7, 6, 5, 4), (7, 6, 5, 4, 0, 1, 2, 3))
 
 
 def level_params(level):
@@ -140,7 +131,13 @@ def level_params(level):
 
 
 class Bot:
-    """A CPU player for ``player`` (0 = A, 1 = B) of ``game``."""
+    """The timing of a CPU player for ``player`` (0 = A, 1 = B) of ``game``.
+
+    A game's bot allocates ``notice`` (one time per press code) and whatever it
+    remembers of the table, and provides ``_look(now)`` (the table changed: set
+    ``notice``/``watch``/``mask``, drop a gone target, wait out a lock) and
+    ``_choose(now)`` (commit to ``target`` and ``press_at``, or set ``wake``).
+    """
 
     def __init__(self, game, player, level=NORMAL, seed=0):
         self.game = game
@@ -150,9 +147,6 @@ class Bot:
             if self.p[lo] > self.p[lo + 1]:
                 raise ValueError("level parameter %d: min > max" % lo)
         self.rng = Rng(seed)
-        self.notice = [0, 0, 0, 0, 0, 0, 0, 0]  # when each watched position is seen
-        self.seen_top = bytearray(8)  # tops at the last look
-        self._ranks = bytearray(13)  # pair scan during the deal
         self.reset(0)
 
     def reset(self, now, seed=-1):
@@ -186,8 +180,9 @@ class Bot:
         """After a long silence every stored time has passed: keep them just behind
         ``now`` (in the past, as they are, but never far enough to wrap round)."""
         long_ago = (now - _STALE) & _MAX
-        for pos in range(8):
-            self.notice[pos] = long_ago
+        notice = self.notice
+        for pos in range(len(notice)):  # every code the game's bot watches
+            notice[pos] = long_ago
         self.gone_at = self.press_at = self.free_at = long_ago
         if self.wake >= 0:
             self.wake = long_ago
@@ -233,58 +228,6 @@ class Bot:
             return lo
         return lo + self.rng.below(hi - lo + 1)
 
-    def _visible(self):
-        """Mask of positions a player can see will be coverable once a deal ends."""
-        g = self.game
-        if g.phase != _DEALING:
-            return 0
-        # Dealing: fresh stacks, so coverable will be exactly the paired ranks.
-        ranks = self._ranks
-        ranks[0:13] = _ZERO13
-        tops = g.tops
-        for pos in range(8):
-            ranks[tops[pos] >> 2] += 1
-        mask = 0
-        for pos in range(8):
-            if ranks[tops[pos] >> 2] > 1:
-                mask |= 1 << pos
-        return mask
-
-    def _look(self, now):
-        """The table changed: update what is watched and when it will be seen."""
-        g = self.game
-        self.seen = g.changes
-        mask = g.coverable if g.phase == _PLAY else self._visible()
-        tops = g.tops
-        old = self.mask
-        seen_top = self.seen_top
-        self.watch &= mask  # no longer coverable: no longer watched
-        react = -1  # one reaction draw per look, made only if something is new
-        todo = mask
-        while todo:
-            pos = LOWEST_BIT[todo]
-            todo &= todo - 1
-            if not (old >> pos) & 1 or tops[pos] != seen_top[pos]:
-                p = self.p
-                if react < 0:
-                    react = self._draw(p[REACT_MIN], p[REACT_MAX])
-                delay = react
-                if p[MISS_PCT] and self.rng.below(100) < p[MISS_PCT]:
-                    delay += self._draw(p[MISS_MIN], p[MISS_MAX])
-                self.notice[pos] = (now + delay) & _MAX
-                self.watch |= 1 << pos
-        t = self.target
-        if t >= 0 and not self.wrong and not self.gone and not (mask >> t) & 1:
-            self.gone = True  # the target went away: from now on it can be seen
-            self.gone_at = now
-        self.mask = mask
-        seen_top[0:8] = tops
-        left = g.lock_left(self.player, now)
-        if left and ticks_diff(ticks_add(now, left), self.free_at) > 0:
-            self.free_at = ticks_add(now, left)  # wait out the lock
-        if g.phase != _PLAY and g.phase != _DEALING:
-            self.target = -1  # stuck or over: the hand comes back
-
     def _aimed(self, now):
         """Return the target once its press time has come (choosing one if need be), else -1."""
         if self.target < 0 and not self._choose(now):
@@ -296,45 +239,9 @@ class Bot:
         self.target = -1
         return pos
 
-    def _choose(self, now):
-        """Commit to the next press; False (and ``wake`` set) if none is due."""
-        notice = self.notice
-        rank = _RANK[self.player]
-        best = -1  # the due position noticed first (first in scan order on equal times)
-        first = -1  # the earliest notice time of a watched position
-        watch = self.watch
-        while watch:
-            pos = LOWEST_BIT[watch]
-            watch &= watch - 1
-            at = notice[pos]
-            if (now - at) & _MAX >= _HALF:  # not seen yet
-                if first < 0 or (at - first) & _MAX >= _HALF:
-                    first = at
-            elif best < 0 or (at - notice[best]) & _MAX >= _HALF or (
-                    at == notice[best] and rank[pos] < rank[best]):
-                best = pos
-        if best < 0:
-            self.wake = first
-            return False
-        p = self.p
-        self.wrong = False
-        bad = ~self.game.coverable & _ALL
-        if bad and p[SLIP_PCT] and self.rng.below(100) < p[SLIP_PCT]:
-            k = self.rng.below(_popcount(bad))  # the k-th non-coverable position
-            for pos in range(8):
-                if (bad >> pos) & 1:
-                    if not k:
-                        best = pos
-                        break
-                    k -= 1
-            self.wrong = True
-        self.target = best
-        self.gone = False
-        self.press_at = (now + self._draw(p[MOVE_MIN], p[MOVE_MAX])) & _MAX
-        return True
 
-
-def _popcount(mask):
+def popcount(mask):
+    """The number of set bits of ``mask``."""
     n = 0
     while mask:
         mask &= mask - 1

@@ -5,7 +5,7 @@ the time; the game decides, and tells what it decided through an optional *sink*
 
 Driving it (allocation-free after set-up)::
 
-    game = Game(Rules(), sink)      # set-up: allocates every buffer once
+    game = GridGame(GridRules(), sink)  # set-up: allocates every buffer once
     game.shuffle(seed)              # or game.set_deck(codes)
     game.start(t)                   # deal at time t
     game.press(player, pos, t)      # a timestamped press; 0 = accepted
@@ -58,7 +58,7 @@ Memory layout (all allocated in ``__init__``; 52-entry arrays are indexed by car
 * ``score``, ``lock_end``, ``covers``, ``illegals``: two-int lists (small ints only).
 * ``rng`` decides coin ties; ``deck_rng`` shuffles the next deck and hands its state
   to ``rng`` at that game's ``start`` (a ``seed``/``deck`` waits for its start).
-* ``_trial``: None, or a second ``Game`` a start during a game is tried on (below).
+* ``_trial``: a second game a start during a game is tried on (``engine.family``).
 
 Implementation Notes
 --------------------
@@ -69,63 +69,36 @@ MicroPython or CircuitPython (31-bit small ints).
 A tick's presses are judged in one pass over the tick buffers with 16-bit masks
 keyed ``player * 8 + pos``; the covers are then applied lowest key first (A's in
 rising position order, then B's). A ``start`` while a game is on is first tried on
-a private copy of the game (allocated the first time it is needed -- never by the
-firmware, which starts games only once they are over), so a refused start changes
-nothing.
+a private copy of the game made at set-up, so a refused start changes nothing.
 """
 
 from engine.cards import NO_CARD
-from engine.rng import Rng
-from engine.rules import Rules, TIE_COIN, DEADLOCK_FEWER
-from engine.ticks import ticks_add, ticks_diff
-
 from engine.compat import const
-from engine.timed import (  # noqa: F401 (re-exported: one set of names for every game)
-    COVER, DEALING, DRAW, ERROR_NAMES, EVENT_NAMES, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS,
-    EV_STUCK, EV_TICK, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME, IDLE,
-    IGNORED, ILLEGAL, LOCKED, LOST_TIE, LOWEST_BIT, OK, OUTCOME_NAMES, OVER, PHASE_NAMES, PLAY,
-    PLAYER_A, PLAYER_B, PLAYER_NAMES, RESULT_NAMES, STUCK, TICK_CAPACITY, TIE, Timed,
-    WHY_BOTH_OUT, WHY_DEADLOCK, WHY_NAMES, WHY_OUT, WIN_A, WIN_B,
+from engine.family import (
+    COVER, DEALING, EV_DEAL, FAMILY_BUFS, FAMILY_INTS, IGNORED, ILLEGAL, LOCKED, LOST_TIE,
+    LOWEST_BIT, PLAY, TIE, FamilyGame,
 )
+from engine.family_rules import TIE_COIN
+from engine.grid_rules import GridRules
+from engine.ticks import ticks_add, ticks_diff
 
 POSITIONS = const(8)
 _ALL = const(0xFF)
 _ZERO13 = bytes(13)
 
-# End of a game from the players whose pack ran out (bit 0 = A, bit 1 = B).
-_OUT_RESULT = (-1, WIN_A, WIN_B, DRAW)
 
-# What a start during a game copies to its trial game: ints, then buffers.
-_STATE_INTS = (
-    "penalty", "deal_ms", "stuck_ms", "rutter", "match_over", "match_winner", "games",
-    "started", "clock", "has_deck", "changes", "phase", "result", "why", "coverable",
-    "pending", "pairs", "rutters", "stuck_count", "deals", "stucks", "ties", "tick_n",
-    "tick_t", "due",
-)
-_STATE_BUFS = (
-    "pack", "pack_head", "packs", "tops", "bottoms", "heights", "up", "down", "by_rank",
-    "tick_player", "tick_pos", "tick_result", "tick_card", "score", "lock_end", "locked",
-    "covers", "illegals",
-)
+class GridGame(FamilyGame):
+    """One match of California Speed on a 2x4 layout between players A (0) and B (1)."""
 
-
-class Game(Timed):
-    """One match of California Speed between players A (0) and B (1)."""
-
-    _STATE_INTS = _STATE_INTS  # what _try_start copies to its trial game
-    _STATE_BUFS = _STATE_BUFS
-
+    GAME = "grid"
+    RULES = GridRules
     codes = POSITIONS  # press(player, pos, t): the position pressed
+    _STATE_INTS = FAMILY_INTS + ("rutter", "pending", "pairs", "rutters")
+    _STATE_BUFS = FAMILY_BUFS + (
+        "pack", "pack_head", "packs", "tops", "bottoms", "heights", "up", "down", "by_rank",
+    )
 
-    def __init__(self, rules=None, sink=None):
-        self.rules = Rules()
-        if rules is not None:
-            self.rules.copy_from(rules)
-            self.rules.check()
-        self.sink = sink
-        self.rng = Rng(0)
-        self.deck_rng = Rng(0)
-        self.deck = bytearray(52)
+    def _alloc(self):
         self.pack = bytearray(104)
         self.pack_head = bytearray(2)
         self.packs = bytearray(2)
@@ -135,44 +108,9 @@ class Game(Timed):
         self.up = bytearray(52)
         self.down = bytearray(52)
         self.by_rank = bytearray(13)
-        self.tick_player = bytearray(TICK_CAPACITY)
-        self.tick_pos = bytearray(TICK_CAPACITY)
-        self.tick_result = bytearray(TICK_CAPACITY)
-        self.tick_card = bytearray(TICK_CAPACITY)
-        self._first = bytearray(16)  # tick index of each (player, pos)'s first press
-        self.score = [0, 0]
-        self.lock_end = [0, 0]
-        self.locked = bytearray(2)
-        self.covers = [0, 0]
-        self.illegals = [0, 0]
-        self._trial = None  # a copy to try a start on (see start)
-        self.new_match()
 
-    # ----------------------------------------------------------------- set-up
-
-    def new_match(self):
-        """Forget everything but the rules: score 0-0, no game, no clock."""
-        r = self.rules
-        self.penalty = r.penalty
-        self.deal_ms = r.deal
-        self.stuck_ms = r.stuck
-        self.rutter = r.rutter
-        self.score[0] = self.score[1] = 0
-        self.match_over = False
-        self.match_winner = -1
-        self.games = 0  # games started in this match, draws included
-        self.started = False  # a game has been started (the clock is set)
-        self.clock = 0
-        self.has_deck = False
-        self.changes = 0
-        self._reset_table()
-        self.phase = IDLE
-        self.result = -1
-        self.why = -1
-
-    # ------------------------------------------------------------------ input
-
-    # views: locked_at, lock_left and due_at come from engine.timed.Timed
+    def _new_match(self, rules):
+        self.rutter = rules.rutter
 
     # -------------------------------------------------------------- internals
 
@@ -281,38 +219,8 @@ class Game(Timed):
                 self._gather()
                 self._deal(due)
 
-    def _become_stuck(self, t):
-        self.stuck_count += 1
-        self.stucks += 1
-        self.coverable = 0
+    def _stuck_table(self):
         self.pending = 0
-        self.changes += 1
-        self._emit(EV_STUCK, t, -1)
-        if self.stuck_count >= self.rules.deadlock:
-            packs = self.packs
-            result = DRAW
-            if self.rules.deadlock_result == DEADLOCK_FEWER and packs[0] != packs[1]:
-                result = WIN_A if packs[0] < packs[1] else WIN_B
-            self._end(t, result, WHY_DEADLOCK)
-        else:
-            self.phase = STUCK
-            self.due = ticks_add(t, self.stuck_ms)
-
-    def _end(self, t, result, why):
-        self.phase = OVER
-        self.due = -1
-        self.result = result
-        self.why = why
-        self.locked[0] = self.locked[1] = 0  # locks end with the game
-        self.changes += 1
-        if result != DRAW:
-            self.score[result] += 1
-            if self.score[result] >= self.rules.wins:
-                self.match_over = True
-                self.match_winner = result
-        self._emit(EV_OVER, t, -1)
-        if self.match_over:
-            self._emit(EV_MATCH, t, -1)
 
     def _resolve(self):
         """Judge the pending tick against the layout and locks at its start.
@@ -327,7 +235,7 @@ class Game(Timed):
         if self.phase != PLAY:  # dealing, stuck or over: nothing counts
             for i in range(n):
                 results[i] = IGNORED
-                self._emit(EV_PRESS, t, i)
+            self._finish_tick(t, n, 0, 0)
             return
         seen = 0  # bit player * 8 + pos: pressed earlier in this tick
         want = 0  # bit player * 8 + pos: a cover if no one else wants it
@@ -357,16 +265,7 @@ class Game(Timed):
                     self.locked[player] = 1
                     self.lock_end[player] = ticks_add(t, self.penalty)
         out = self._cover(want) if want else 0
-        self.changes += 1
-        sink = self.sink
-        if sink is not None:
-            for i in range(n):
-                sink(EV_PRESS, t, i)
-            sink(EV_TICK, t, -1)
-        if out:
-            self._end(t, _OUT_RESULT[out], WHY_BOTH_OUT if out == 3 else WHY_OUT)
-        elif want and not self.coverable:
-            self._become_stuck(t)
+        self._finish_tick(t, n, out, want)
 
     def _ties(self, want):
         """Settle positions both players would cover; return the covers left."""

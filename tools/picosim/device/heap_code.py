@@ -1,4 +1,4 @@
-"""code.py for measuring the heap on the emulated Pico (``--code tools/picosim/heap_code.py``).
+"""code.py for measuring the heap on the emulated Pico (``--code tools/picosim/device/heap_code.py``).
 
 Prints ``diag`` lines (parsed by ``tools.picosim.analyze.diag_records``): free heap
 at start, after ``import hw.main``, after ``build()`` (each after a collection),

@@ -3,19 +3,12 @@
 Implementation Notes
 --------------------
 
-Apart from ``engine.rules`` so that firmware playing the 2x4 game does not hold it in
-its heap; same interface as :class:`engine.rules.Rules`.
+Same interface as every game's rules (:class:`engine.family_rules.RulesBase`).
 """
 
 from engine.compat import const
-from engine.rules import (
-    TIE_REPLAY,
-    TIE_NAMES,
-    DEADLOCK_FEWER,
-    DEADLOCK_NAMES,
-    RulesBase,
-    _check_int,
-    _check_choice,
+from engine.family_rules import (
+    DEADLOCK_FEWER, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice, check_int,
 )
 
 MATCH_RANK = const(0)
@@ -37,7 +30,7 @@ _ROW_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "match": MATC
 
 
 class RowRules(RulesBase):
-    """Rules of the shared-row game (RULES-ROW.md); same interface as :class:`Rules`.
+    """Rules of the shared-row game (RULES-ROW.md); same interface as :class:`engine.grid_rules.GridRules`.
 
     ``game`` is always ``"row"``; ``rutter`` is not a setting of this game.
     """
@@ -45,6 +38,11 @@ class RowRules(RulesBase):
     GAME = "row"
     KEYS = ROW_KEYS
     NAMED = _ROW_NAMED
+    PRESS = "pile"
+
+    def codes(self):
+        """A press names a pile."""
+        return self.piles
 
     def __init__(self, piles=4, match=MATCH_RANK, redeal=REDEAL_ALL, penalty=500, stuck=1000,
                  deal=300, tie=TIE_REPLAY, deadlock=13, deadlock_result=DEADLOCK_FEWER, wins=2):
@@ -68,8 +66,8 @@ class RowRules(RulesBase):
         if isinstance(self.piles, bool) or self.piles not in PILE_CHOICES:
             raise ValueError("piles must be one of 3/4/6")
         for key in ("penalty", "stuck", "deal"):
-            _check_int(key, getattr(self, key), 0)
-        _check_int("deadlock", self.deadlock, 1)
-        _check_int("wins", self.wins, 1)
+            check_int(key, getattr(self, key), 0)
+        check_int("deadlock", self.deadlock, 1)
+        check_int("wins", self.wins, 1)
         for key in ("match", "redeal", "tie", "deadlock_result"):
-            _check_choice(key, getattr(self, key), _ROW_NAMED[key])
+            check_choice(key, getattr(self, key), _ROW_NAMED[key])

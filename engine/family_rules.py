@@ -1,7 +1,15 @@
-"""The rules configuration: one object, validated when it is set up.
+"""What every game's rules object shares: the tie and deadlock codes, the checks, the base.
 
-Defaults are those of RULES.md. Every value is a small int, so a game reads them
-without allocating. Bad values raise ``ValueError`` here, at set-up, never mid-game.
+A rules object is the configuration of one game, validated when it is set up (never
+mid-game). Each game's own rules module (``engine.<game>_rules``) subclasses
+:class:`RulesBase`, names its ``GAME``, its log ``KEYS`` and its ``NAMED`` keys, and
+checks its values in ``check()``.
+
+Implementation Notes
+--------------------
+
+Every value is a small int, so a game reads its rules without allocating. Bad values
+raise ``ValueError`` at set-up; a game's ``start``/``press``/``advance`` never raise.
 """
 
 from engine.compat import const
@@ -16,18 +24,21 @@ DEADLOCK_NAMES = ("draw", "fewer")
 
 DURATION_LIMIT = const(1 << 28)  # durations and counts stay below 2**28
 
-# Log keys, in the order a writer prints them.
-KEYS = ("penalty", "stuck", "deal", "tie", "deadlock", "deadlock_result", "rutter", "wins")
-
 
 class RulesBase:
     """What every game's rules object does alike: set from log text, write as log text,
     copy. A subclass names its ``GAME``, its log ``KEYS`` (in the order a writer prints
-    them) and, in ``NAMED``, the keys written as names rather than numbers."""
+    them), in ``NAMED`` the keys written as names rather than numbers, and in
+    ``PRESS`` what a ``press`` line's last field names (``codes()`` of them exist)."""
 
     GAME = "grid"
     KEYS = ()
     NAMED = {}
+    PRESS = "position"
+
+    def codes(self):
+        """How many press codes (positions, piles, plays) a game of these rules takes."""
+        return 8
 
     def set(self, key, text):
         """Set one setting from its log text, e.g. ``set("tie", "coin")``."""
@@ -68,43 +79,14 @@ class RulesBase:
             setattr(self, key, getattr(other, key))
 
 
-class Rules(RulesBase):
-    """Rules configuration of the 2x4 game; attribute names are the match-log keys."""
-
-    GAME = "grid"  # the log's ``game`` (RULES.md's 2x4 game: never written, the default)
-    KEYS = KEYS
-    NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES}
-
-    def __init__(self, penalty=500, stuck=1000, deal=300, tie=TIE_REPLAY,
-                 deadlock=13, deadlock_result=DEADLOCK_DRAW, rutter=0, wins=2):
-        self.penalty = penalty
-        self.stuck = stuck
-        self.deal = deal
-        self.tie = tie
-        self.deadlock = deadlock
-        self.deadlock_result = deadlock_result
-        self.rutter = rutter
-        self.wins = wins
-        self.check()
-
-    def check(self):
-        """Raise ``ValueError`` naming the first invalid setting."""
-        for key in ("penalty", "stuck", "deal"):
-            _check_int(key, getattr(self, key), 0)
-        _check_int("deadlock", self.deadlock, 1)
-        _check_int("wins", self.wins, 1)
-        _check_choice("tie", self.tie, TIE_NAMES)
-        _check_choice("deadlock_result", self.deadlock_result, DEADLOCK_NAMES)
-        _check_choice("rutter", self.rutter, ("0", "1"))
-        self.rutter = int(self.rutter)
-
-
-def _check_int(key, value, low):
+def check_int(key, value, low):
+    """Raise ``ValueError`` unless ``value`` is an int (not a bool) in [low, 2**28)."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value < DURATION_LIMIT:
         raise ValueError("%s must be an integer in [%d, 2**28), not %r" % (key, low, value))
 
 
-def _check_choice(key, value, names):
+def check_choice(key, value, names):
+    """Raise ``ValueError`` unless ``value`` indexes ``names`` (a bool counts as 0/1)."""
     if isinstance(value, bool):
         value = int(value)
     if not isinstance(value, int) or not 0 <= value < len(names):

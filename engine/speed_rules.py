@@ -3,19 +3,12 @@
 Implementation Notes
 --------------------
 
-Apart from ``engine.rules`` so that firmware playing the 2x4 game does not hold it in
-its heap; same interface as :class:`engine.rules.Rules`.
+Same interface as every game's rules (:class:`engine.family_rules.RulesBase`).
 """
 
 from engine.compat import const
-from engine.rules import (
-    TIE_REPLAY,
-    TIE_NAMES,
-    DEADLOCK_FEWER,
-    DEADLOCK_NAMES,
-    RulesBase,
-    _check_int,
-    _check_choice,
+from engine.family_rules import (
+    DEADLOCK_FEWER, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice, check_int,
 )
 
 REMAKE_REST = const(0)
@@ -30,7 +23,7 @@ _SPEED_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "remake": R
 
 
 class SpeedRules(RulesBase):
-    """Rules of Speed (RULES-SPEED.md); same interface as :class:`Rules`.
+    """Rules of Speed (RULES-SPEED.md); same interface as :class:`engine.grid_rules.GridRules`.
 
     ``game`` is always ``"speed"``; ``points`` 0 means a match of ``wins`` games.
     """
@@ -38,6 +31,11 @@ class SpeedRules(RulesBase):
     GAME = "speed"
     KEYS = SPEED_KEYS
     NAMED = _SPEED_NAMED
+    PRESS = "play"
+
+    def codes(self):
+        """A press names a play: 5 * pile + hand slot (RULES-SPEED.md section 7)."""
+        return 10
 
     def __init__(self, cards=20, same=0, remake=REMAKE_REST, points=0, penalty=500, stuck=1000,
                  deal=300, tie=TIE_REPLAY, deadlock=13, deadlock_result=DEADLOCK_FEWER, wins=2):
@@ -61,11 +59,11 @@ class SpeedRules(RulesBase):
             raise ValueError("game must be speed")
         if isinstance(self.cards, bool) or self.cards not in CARDS_CHOICES:
             raise ValueError("cards must be one of 20/15")
-        _check_choice("same", self.same, ("0", "1"))
+        check_choice("same", self.same, ("0", "1"))
         self.same = int(self.same)
         for key in ("points", "penalty", "stuck", "deal"):
-            _check_int(key, getattr(self, key), 0)
-        _check_int("deadlock", self.deadlock, 1)
-        _check_int("wins", self.wins, 1)
+            check_int(key, getattr(self, key), 0)
+        check_int("deadlock", self.deadlock, 1)
+        check_int("wins", self.wins, 1)
         for key in ("remake", "tie", "deadlock_result"):
-            _check_choice(key, getattr(self, key), _SPEED_NAMED[key])
+            check_choice(key, getattr(self, key), _SPEED_NAMED[key])

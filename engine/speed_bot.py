@@ -1,9 +1,9 @@
-"""The CPU opponent of Speed (RULES-SPEED.md): :class:`engine.bot.Bot`'s player,
+"""The CPU opponent of Speed (RULES-SPEED.md): :class:`engine.family_bot.Bot`'s player,
 looking at the two middle piles and its own hand of five.
 
 It reads only what a player sees at the table -- ``phase``, the middle ``tops``,
 its own ``hands`` slots, ``same``, its own pad's ``lock_left`` and ``changes`` --
-and presses through the caller, exactly like :class:`engine.bot.Bot` (same driving
+and presses through the caller, exactly like :class:`engine.family_bot.Bot` (same driving
 calls, same levels, its own generator, zero allocation per step)::
 
     bot = SpeedBot(game, PLAYER_B, NORMAL, seed)
@@ -19,7 +19,7 @@ delay; during the deal window it already looks at the face-up cards. It makes th
 play it noticed first (on equal times the pile nearest its own left -- pile 0 for
 A, pile 1 for B, who sits opposite -- then the lowest slot) one movement time
 later, one card at a time; a play that stops fitting is dropped as
-:class:`engine.bot.Bot` drops a target, and a slip puts a card that does not fit
+:class:`engine.family_bot.Bot` drops a target, and a slip puts a card that does not fit
 (never an empty slot) on a pile (the lock follows).
 
 Implementation Notes
@@ -31,17 +31,16 @@ handling and the draw discipline (draws only on a look or a choice, never per
 call). Fitting is :func:`engine.speed.fits`.
 """
 
-from engine.bot import (
-    Bot, MISS_MAX, MISS_MIN, MISS_PCT, MOVE_MAX, MOVE_MIN, NORMAL, REACT_MAX, REACT_MIN,
-    SLIP_PCT, _popcount,
+from engine.family_bot import (
+    MISS_MAX, MISS_MIN, MISS_PCT, MOVE_MAX, MOVE_MIN, NORMAL, REACT_MAX, REACT_MIN, SLIP_PCT, Bot,
+    popcount,
 )
-from engine.bot import BEGINNER, EXPERT, PERFECT, LEVEL_NAMES  # noqa: F401 (one import for callers)
 from engine.cards import NO_CARD
 from engine.compat import const
 from engine.speed import PLAYS, SLOTS, fits
 from engine.ticks import ticks_add, ticks_diff
 
-_DEALING = const(1)  # engine.game phases
+_DEALING = const(1)  # engine.family phases
 _PLAY = const(2)
 
 
@@ -145,7 +144,7 @@ class SpeedBot(Bot):
         self.wrong = False
         bad = self.held & ~self.mask
         if bad and p[SLIP_PCT] and self.rng.below(100) < p[SLIP_PCT]:
-            k = self.rng.below(_popcount(bad))
+            k = self.rng.below(popcount(bad))
             for n in range(PLAYS):
                 if (bad >> n) & 1:
                     if not k:

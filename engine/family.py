@@ -1,23 +1,33 @@
-"""What every game of the family shares: its codes (phases, press results, events, outcomes,
-return codes) and the methods of rules and decks, input and time, locks and the sink.
+"""The family's base game: the codes every game shares (phases, press results, events,
+outcomes, return codes) and :class:`FamilyGame`, whose set-up, input, time, locks, end
+of a tick, end of a game and sink every game of the family inherits.
+
+A game of the family (``engine.grid.GridGame``, ``engine.row.RowGame``,
+``engine.speed.SpeedGame``, ...) names its ``GAME`` key and ``RULES`` class, how many
+press codes it takes (``codes``: positions, piles or plays; ``KEYS_PER_PLAYER`` bounds
+them), and provides ``_alloc`` (its own buffers), ``_new_match`` (what it takes from
+the rules), ``_reset_table``, ``_lay_out`` (its deal at start), ``_run_steps``,
+``_resolve`` (judging a tick) and the state a trial start copies
+(``_STATE_INTS``/``_STATE_BUFS``, after :data:`FAMILY_INTS`/:data:`FAMILY_BUFS`).
 
 Implementation Notes
 --------------------
 
-:class:`Timed` is the base of ``engine.game.Game``, ``engine.row.RowGame`` and
-``engine.speed.SpeedGame``: each keeps ``tick_n``, ``started``, ``clock``, ``due``,
-``locked``, ``lock_end``, ``penalty`` and ``sink`` and provides ``_resolve`` and
-``_run_steps``, ``_reset_table`` and ``_lay_out`` (its deal at start); it names how
-many press codes it takes in ``codes`` (positions, piles or plays) and the state a
-trial start copies in ``_STATE_INTS``/``_STATE_BUFS``. These methods read them and
-allocate nothing in steady state (a start refused mid-game tries itself on a private
-copy, made once: logs only, never the firmware). The return
-codes live here so that the base and ``engine.game`` (which re-exports them) share one set.
+Everything is allocated in ``__init__``, including the *trial* game a start during a
+game is tried on, so a refused start changes nothing and allocates nothing. A game made
+with ``trial=False`` (the firmware's, which starts a game only once the last is over:
+it saves the copy's 1.7 KB of heap) refuses every start while its game is on with
+``E_BUSY``, even one that judging the pending tick would have allowed. After set-up no
+call allocates on MicroPython or CircuitPython: every stored value is a small int
+(times below 2**29, masks below 2**30). ``EVENT_NAMES``, ``RESULT_NAMES`` and
+``WHY_NAMES`` are class attributes too, so a game may name its own (the trace reads
+them from the game).
 """
 
 from engine.compat import const
-from engine.rng import shuffle
-from engine.ticks import ticks_diff
+from engine.family_rules import DEADLOCK_FEWER
+from engine.rng import Rng, shuffle
+from engine.ticks import ticks_add, ticks_diff
 
 TICK_CAPACITY = const(64)
 
@@ -98,8 +108,83 @@ _TICKS_MAX = const((1 << 29) - 1)
 _TICKS_HALF = const(1 << 28)
 
 
-class Timed:
-    """The methods the three games share word for word (see the module docstring)."""
+# What a start during a game copies to its trial game (ints, then buffers) for every
+# game; each game adds its own.
+FAMILY_INTS = (
+    "penalty", "deal_ms", "stuck_ms", "match_over", "match_winner", "games", "started", "clock",
+    "has_deck", "changes", "phase", "result", "why", "coverable", "stuck_count", "deals",
+    "stucks", "ties", "tick_n", "tick_t", "due",
+)
+FAMILY_BUFS = (
+    "tick_player", "tick_pos", "tick_result", "tick_card", "score", "lock_end", "locked",
+    "covers", "illegals",
+)
+
+# End of a game from the players out of cards (bit 0 = A, bit 1 = B).
+_OUT_RESULT = (-1, WIN_A, WIN_B, DRAW)
+
+
+class FamilyGame:
+    """A match of one game of the family between players A (0) and B (1)."""
+
+    GAME = ""  # the log's ``rules game=`` value
+    RULES = None  # the game's rules class
+    KEYS_PER_PLAYER = 8  # press codes per player that ``_first`` can index
+    EVENT_NAMES = EVENT_NAMES
+    RESULT_NAMES = RESULT_NAMES
+    WHY_NAMES = WHY_NAMES
+    _STATE_INTS = FAMILY_INTS
+    _STATE_BUFS = FAMILY_BUFS
+
+    def __init__(self, rules=None, sink=None, trial=True):
+        self.rules = self.RULES()
+        if rules is not None:
+            rules.check()
+            self.rules.copy_from(rules)
+        self.sink = sink
+        self.rng = Rng(0)  # coin tosses (and any draw) of the game on
+        self.deck_rng = Rng(0)  # the next deck's shuffle; rng takes it over at start
+        self.deck = bytearray(52)
+        self.tick_player = bytearray(TICK_CAPACITY)
+        self.tick_pos = bytearray(TICK_CAPACITY)
+        self.tick_result = bytearray(TICK_CAPACITY)
+        self.tick_card = bytearray(TICK_CAPACITY)
+        self._first = bytearray(2 * self.KEYS_PER_PLAYER)  # tick index of a key's first press
+        self.score = [0, 0]
+        self.lock_end = [0, 0]
+        self.locked = bytearray(2)
+        self.covers = [0, 0]
+        self.illegals = [0, 0]
+        self._alloc()
+        # A start during a game is tried on this copy (see start); made here, at set-up.
+        self._trial = type(self)(None, None, False) if trial else None
+        self.new_match()
+
+    def _alloc(self):
+        """Allocate the game's own buffers (set-up)."""
+
+    def new_match(self):
+        """Forget everything but the rules: score 0-0, no game, no clock."""
+        r = self.rules
+        self.penalty = r.penalty
+        self.deal_ms = r.deal
+        self.stuck_ms = r.stuck
+        self.score[0] = self.score[1] = 0
+        self.match_over = False
+        self.match_winner = -1
+        self.games = 0  # games started in this match, draws included
+        self.started = False  # a game has been started (the clock is set)
+        self.clock = 0
+        self.has_deck = False
+        self.changes = 0
+        self._new_match(r)
+        self._reset_table()
+        self.phase = IDLE
+        self.result = -1
+        self.why = -1
+
+    def _new_match(self, rules):
+        """Take what the game reads from its rules at each match (set-up)."""
 
     def set_rules(self, rules):
         """Replace the rules and begin a new match; not while a game is on."""
@@ -255,8 +340,8 @@ class Timed:
     def _try_start(self, t):
         """Would a start at ``t`` be accepted? Tried on a copy: this game does not change."""
         trial = self._trial
-        if trial is None:
-            trial = self._trial = type(self)()  # a start during a game: a log, not the firmware
+        if trial is None:  # made without a trial (see the module notes)
+            return E_BUSY
         trial.rules.copy_from(self.rules)
         for name in self._STATE_INTS:
             setattr(trial, name, getattr(self, name))
@@ -274,3 +359,72 @@ class Timed:
         sink = self.sink
         if sink is not None:
             sink(ev, t, i)
+
+    def _finish_tick(self, t, n, out, played):
+        """The end of judging a tick of ``n`` presses: their events, the tick, then the end
+        of the game (``out``: the players out of cards) or a stuck table."""
+        results = self.tick_result
+        real = False
+        for i in range(n):
+            if results[i] != IGNORED:
+                real = True
+            self._emit(EV_PRESS, t, i)
+        if real:
+            self.changes += 1
+            self._emit(EV_TICK, t, -1)
+        if out:
+            self._end(t, _OUT_RESULT[out], WHY_BOTH_OUT if out == 3 else WHY_OUT)
+        elif played and not self.coverable:
+            self._become_stuck(t)
+
+    def _become_stuck(self, t):
+        """No coverable position: a pause then a redeal, or a deadlock's end."""
+        self.stuck_count += 1
+        self.stucks += 1
+        self.coverable = 0
+        self._stuck_table()
+        self.changes += 1
+        self._emit(EV_STUCK, t, -1)
+        if self.stuck_count >= self.rules.deadlock or self._dead_end():
+            a = self._left(0)
+            b = self._left(1)
+            result = DRAW
+            if self.rules.deadlock_result == DEADLOCK_FEWER and a != b:
+                result = WIN_A if a < b else WIN_B
+            self._end(t, result, WHY_DEADLOCK)
+        else:
+            self.phase = STUCK
+            self.due = ticks_add(t, self.stuck_ms)
+
+    def _stuck_table(self):
+        """What a stuck table clears beyond ``coverable``."""
+
+    def _dead_end(self):
+        """True if a stuck table can never be dealt again (the game ends at once)."""
+        return False
+
+    def _left(self, player):
+        """The cards ``player`` has left, for a deadlock won by fewer cards."""
+        return self.packs[player]
+
+    def _end(self, t, result, why):
+        """The game ends at ``t``; the match too once a player has won enough."""
+        self.phase = OVER
+        self.due = -1
+        self.result = result
+        self.why = why
+        self.coverable = 0
+        self.locked[0] = self.locked[1] = 0  # locks end with the game
+        self.changes += 1
+        if result != DRAW:
+            self.score[result] += 1
+            if self._match_won(result):
+                self.match_over = True
+                self.match_winner = result
+        self._emit(EV_OVER, t, -1)
+        if self.match_over:
+            self._emit(EV_MATCH, t, -1)
+
+    def _match_won(self, result):
+        """True if the game just won by ``result`` wins the match."""
+        return self.score[result] >= self.rules.wins
