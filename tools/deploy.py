@@ -279,6 +279,7 @@ class Swap:
         self.files = []  # (source, rel, label)
         self.units = []  # rel of each unit, in order
         self.removals = []  # rel of old items to take away
+        self.made = []  # folders the swap made on the drive (lib/)
 
     @staticmethod
     def unit(rel):
@@ -417,7 +418,9 @@ class Swap:
             os.makedirs(aside.parent, exist_ok=True)
             os.rename(path, aside)
         try:
-            os.makedirs(path.parent, exist_ok=True)
+            if not path.parent.exists():  # lib/ on a fresh drive: gone again on a roll back
+                self.made.append(path.parent)
+                os.makedirs(path.parent)
             os.rename(stage.joinpath(*unit.parts), path)
         except OSError:
             if had:  # this unit's own old item back first
@@ -439,6 +442,11 @@ class Swap:
                 os.rename(path, back)
                 if had:
                     os.rename(old.joinpath(*rel.parts), path)
+            except OSError:
+                ok = False
+        for folder in reversed(self.made):
+            try:
+                os.rmdir(folder)
             except OSError:
                 ok = False
         return ok

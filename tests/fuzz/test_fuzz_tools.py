@@ -156,7 +156,7 @@ def test_every_drive_gets_the_whole_firmware_or_keeps_its_old_one(tmp_path, monk
         elif fault == "read-only":
             faults.arm(plan=("from", 1, errno.EROFS))
         elif fault == "once":
-            faults.arm(plan=("once", rnd.randint(1, 160),
+            faults.arm(plan=("once", rnd.randint(1, 300),
                              rnd.choice((errno.EIO, errno.ENOSPC, errno.EROFS, errno.EACCES))))
         out = io.StringIO()
         error = None
