@@ -125,11 +125,11 @@ class HelpFormatter(argparse.HelpFormatter):
 class Parser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose errors are one line: ``NAME: message``, exit 2."""
 
-    def __init__(self, name, **kwargs):
+    def __init__(self, name=None, **kwargs):
         kwargs.setdefault("prog", name)
         kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(**kwargs)
-        self.name = name
+        self.name = name or self.prog  # (a subparser gets only prog)
 
     def error(self, message):
         message = " ".join(str(message).split())  # one line, whatever argparse wrote
