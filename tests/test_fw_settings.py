@@ -155,7 +155,7 @@ def test_the_settings_parse_as_strictly_as_circuitpython_reads_them(tmp_path):
     listed.write_text(json.dumps(values))
     done = cpvm.run(script, [listed], dirs=("hw", "tests"), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    device = json.loads(done.stdout.strip().splitlines()[-1])
+    device = json.loads([line for line in done.stdout.split("\n") if line.strip()][-1])
     desktop = [outcome(v) for v in values]
     assert device == desktop
 
