@@ -160,8 +160,13 @@ def _kind(mode):
     return None if stat.S_ISREG(mode) else "not a regular file"
 
 
+class _Why(Exception):
+    """Why a path cannot be used (the caller names the option and the path)."""
+
+
 def _made_folders(folder):
-    """Create ``folder`` and its missing parents; return the ones created, deepest first."""
+    """Create ``folder`` and its missing parents; return the ones created, deepest first
+    (none left behind if one cannot be made)."""
     missing = []
     path = folder
     while not os.path.lexists(path):
@@ -171,10 +176,16 @@ def _made_folders(folder):
             break
         path = parent
     if os.path.lexists(path) and not os.path.isdir(path):
-        raise OutputError("%s is not a folder" % path)
-    for created in reversed(missing):
-        os.mkdir(created)
-    return missing
+        raise _Why("%s is not a folder" % path)
+    made = []
+    try:
+        for created in reversed(missing):
+            os.mkdir(created)
+            made.insert(0, created)
+    except OSError:
+        _remove(made)
+        raise
+    return made
 
 
 def _remove(paths):
@@ -209,14 +220,14 @@ def output_file(option, path, suffixes=(), size_max=None, read_too=False):
         raise OutputError("%s must end in %s" % (label, " or ".join(suffixes)))
     path = os.fspath(path)
     try:
-        if os.path.lexists(path) and os.path.exists(path):
+        if os.path.exists(path):
             kind = _kind(os.stat(path).st_mode)
             if kind:
-                raise OutputError("cannot write %s: it is %s" % (label, kind))
-            if size_max is not None and os.path.getsize(path) > size_max:
-                raise OutputError("cannot use %s: it is %d bytes, more than the %d of what it"
-                                  " holds (another file?)" % (label, os.path.getsize(path),
-                                                              size_max))
+                raise _Why("it is %s" % kind)
+            size = os.path.getsize(path)
+            if size_max is not None and size > size_max:
+                raise _Why("it is %d bytes, more than the %d of what it holds (another file?)"
+                           % (size, size_max))
             with open(path, "r+b" if read_too else "ab"):
                 pass
             _check_space(os.path.dirname(os.path.abspath(path)))
@@ -230,9 +241,7 @@ def output_file(option, path, suffixes=(), size_max=None, read_too=False):
             os.remove(target)
         finally:
             _remove(made)  # the tool makes them when it writes
-    except OutputError as err:
-        if str(err).startswith(("cannot", option)):
-            raise
+    except _Why as err:
         raise OutputError("cannot write %s: %s" % (label, err)) from None
     except OSError as err:
         raise OutputError("cannot write %s: %s" % (label, why(err))) from None
@@ -246,12 +255,11 @@ def output_folder(option, path):
     path = os.fspath(path)
     probe = os.path.join(path, ".write-probe-%d" % os.getpid())
     try:
+        made = []
         if os.path.exists(path):
             kind = _kind(os.stat(path).st_mode)
             if kind != "a folder":
-                raise OutputError("cannot write into %s: it is %s, not a folder"
-                                  % (label, kind or "a file"))
-            made = []
+                raise _Why("it is %s, not a folder" % (kind or "a file"))
         else:
             made = _made_folders(os.path.abspath(path))
         try:
@@ -261,9 +269,7 @@ def output_folder(option, path):
             os.remove(probe)
         finally:
             _remove(made)  # the tool makes them when it writes
-    except OutputError as err:
-        if str(err).startswith("cannot"):
-            raise
+    except _Why as err:
         raise OutputError("cannot write into %s: %s" % (label, err)) from None
     except OSError as err:
         raise OutputError("cannot write into %s: %s" % (label, why(err))) from None
