@@ -12,7 +12,8 @@
 #   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
 #   make pictures                                redraw the docs' pictures of the code and the screens
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
-#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
+#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture, tool
+#                                                arguments, settings, deploys)
 #   make soak SOAK_CYCLES=200                    the firmware left on for emulated months (emulator)
 # Every target bootstraps what it runs (deploy needs only python3's standard library).
 
@@ -45,16 +46,24 @@ test: venv node_modules
 	@$(CPSTACK) fetch --quiet || echo "make test: going on; the tests that need what is missing skip"
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests
 
-# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty), longer.
+# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty; 400 tool
+# command lines, 30 settings boots, 60 deploys, 2 on real tmpfs drives), longer.
 FUZZ_CASES ?= 100000
 FUZZ_SEED ?= 1
 FUZZ_CAPTURE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 10 )))
 FUZZ_PTY_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 1000 + 16 )))
+FUZZ_TOOL_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 5 )))
+FUZZ_SETTINGS_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 100 + 30 )))
+FUZZ_DRIVE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 20 )))
+FUZZ_MOUNT_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 2000 + 2 )))
 fuzz: export SDL_VIDEODRIVER = dummy
+fuzz: export SDL_AUDIODRIVER = dummy
 fuzz: export PYTHONDONTWRITEBYTECODE = 1
 fuzz: venv
 	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CAPTURE_CASES=$(FUZZ_CAPTURE_CASES) \
-	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
+	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) FUZZ_TOOL_CASES=$(FUZZ_TOOL_CASES) \
+	FUZZ_SETTINGS_CASES=$(FUZZ_SETTINGS_CASES) FUZZ_DRIVE_CASES=$(FUZZ_DRIVE_CASES) \
+	FUZZ_MOUNT_CASES=$(FUZZ_MOUNT_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
 
 play: venv
 	$(PY) -m tools.emulate

@@ -55,7 +55,7 @@ RUN = (
     'make simulate ARGS="--games 20000 --levels normal:normal --seed 1 --jobs 2 --plots docs/img'
     ' --sweep-games 1000"',
     'make simulate ARGS="--games 20000 --levels normal:normal --seed 1 --jobs 2 --rules'
-    ' deadlock=1000 --json"',
+    ' deadlock=100 --json"',
     'make simulate ARGS="--games 5000 --levels normal:normal --seed 1 --jobs 2 --rules deadlock=4"',
     'make simulate ARGS="--games 2000 --levels beginner:normal,normal:beginner,normal:expert,'
     'expert:normal,expert:beginner,beginner:expert,beginner:beginner,expert:expert,'

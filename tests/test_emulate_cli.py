@@ -34,10 +34,10 @@ def bad_cases(tmp):
         (["--script", str(latin1)], "script line 1: not UTF-8 text (byte 0xe9)"),
         (["--script", str(forever)], "script line 1: hold 100000000 ms is beyond 3600000 ms"),
         (["--script", str(arabic)], "script line 1: time must be a whole number of ms"),
-        (["--seconds", "nan"], "--seconds must be a finite number"),
-        (["--seconds", "inf"], "--seconds must be a finite number"),
-        (["--seconds", "-1"], "--seconds must be a finite number"),
-        (["--until", "-5"], "--until must be >= 0"),
+        (["--seconds", "nan"], "--seconds must be a number from 0 to 604800 s"),
+        (["--seconds", "inf"], "--seconds must be a number from 0 to 604800 s"),
+        (["--seconds", "-1"], "--seconds must be a number from 0 to 604800 s"),
+        (["--until", "-5"], "--until must be a whole number from 0"),
         (["--size", "20000x20000"], "--size must be one of 320x240, 240x240, 240x135"),
         (["--size", "100x100"], "--size must be one of"),
         (["--size", "banana"], "--size must be one of"),
@@ -46,7 +46,7 @@ def bad_cases(tmp):
         (["--trace", str(a_file / "t")], "cannot write --trace"),
         (["--gif", str(a_file / "d.gif")], "cannot write --gif"),
         (["--screenshot", "/proc/x.png"], "cannot write --screenshot"),
-        (["--frames", str(a_file)], "cannot write --frames %s: " % a_file),
+        (["--frames", str(a_file)], "cannot write into --frames %s: " % a_file),
     ]
 
 

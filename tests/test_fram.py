@@ -40,6 +40,7 @@ def fitted(chip, nvm=None):
     """The store the firmware opens at boot with ``chip`` on GP27/GP26."""
     busio.detach_all()
     busio.attach("GP27", "GP26", chip)
+    sys.modules["microcontroller"].release_all()  # a boot: the last store's bus is gone
     store = record_store(PROFILE, board, nvm if nvm is not None else FileNVM(None))
     assert isinstance(store, rec.ByteStore)
     return store
