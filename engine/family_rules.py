@@ -80,6 +80,17 @@ class RulesBase:
         names = self.NAMED.get(key)
         return str(value) if names is None else names[value]
 
+    def check_family(self):
+        """The checks every game's rules share: the durations, the match length, the tie
+        policy, and the deadlock keys where the game has them."""
+        for key in ("penalty", "stuck", "deal"):
+            check_int(key, getattr(self, key), 0)
+        if "deadlock" in self.KEYS:
+            check_int("deadlock", self.deadlock, 1, DEADLOCK_MAX)
+            check_choice("deadlock_result", self.deadlock_result, DEADLOCK_NAMES)
+        check_int("wins", self.wins, 1, WINS_MAX)
+        check_choice("tie", self.tie, TIE_NAMES)
+
     def copy_from(self, other):
         """Copy every setting from another rules object of the same game."""
         for key in self.KEYS:

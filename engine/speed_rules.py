@@ -8,8 +8,7 @@ Same interface as every game's rules (:class:`engine.family_rules.RulesBase`).
 
 from engine.compat import const
 from engine.family_rules import (
-    DEADLOCK_FEWER, DEADLOCK_MAX, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, WINS_MAX, RulesBase,
-    check_choice, check_int,
+    DEADLOCK_FEWER, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice, check_int,
 )
 
 REMAKE_REST = const(0)
@@ -64,9 +63,5 @@ class SpeedRules(RulesBase):
         check_choice("same", self.same, ("0", "1"))
         self.same = int(self.same)
         check_int("points", self.points, 0, POINTS_MAX)
-        for key in ("penalty", "stuck", "deal"):
-            check_int(key, getattr(self, key), 0)
-        check_int("deadlock", self.deadlock, 1, DEADLOCK_MAX)
-        check_int("wins", self.wins, 1, WINS_MAX)
-        for key in ("remake", "tie", "deadlock_result"):
-            check_choice(key, getattr(self, key), _SPEED_NAMED[key])
+        self.check_family()
+        check_choice("remake", self.remake, REMAKE_NAMES)
