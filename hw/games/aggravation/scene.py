@@ -63,6 +63,8 @@ def build(view, width, height, glyphs, cards):
         group.append(box)
     view.between = displayio.TileGrid(gfx.solid(width, 1), pixel_shader=gfx.palette(gfx.DIM))
     group.append(view.between)
+    view.cards_layer = displayio.Group()  # hidden by hw.app while "Get ready..." shows
+    group.append(view.cards_layer)
     _cards(view, geo, cards)
 
     ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
@@ -156,4 +158,4 @@ def _cards(view, geo, cards):
             tile.flip_x = tile.flip_y = turned
             tile.hidden = True
             view.tiles.append(tile)
-            view.group.append(tile)
+            view.cards_layer.append(tile)

@@ -31,8 +31,10 @@ cards; in Aggravation, out of cards, ``Out! 400ms`` (the call window it has for 
 call) and, while a tap is held, ``Call 250ms`` counting the window down; in
 Frustration ``Share 22/10``: the seat's share and the target. The message line says
 what ``hw.messages`` and ``hw.app.feedback`` say (in this game's words where needed:
-"Call! You win!", "Scooping the rows"); LOCKED covers it while the seat's pad is
-locked.
+"Call! A wins", "Target! CPU wins", "Scooping the rows"); LOCKED covers it while the
+seat's pad is locked. The score reads "1/2 wins" (games won of the games the match
+needs), as Speed's. The cards are in ``cards_layer``, which the app hides while
+"Get ready..." shows.
 
 Implementation Notes
 --------------------
@@ -75,31 +77,34 @@ HELD = const(0xFFFFFF)  # a held tap's stack: white (orange and gold are too ali
 # Border colours, by the code a card keeps (EDGE, PENDING, HINT, FLASH, SELECTED, HELD).
 MARKS = (gfx.EDGE, gfx.PENDING, gfx.HINT, gfx.FLASH, SELECTED, HELD)
 
-# This game's words: (id, text for A, text for B). Ids below _OWN replace hw.messages'
-# (too long for the strip, or said otherwise); from _OWN: a call won by A / by B told
-# to each seat, the same told alike (the demo), the same four for a share that met
-# the target, "both called" and the scooping pause.
+# Messages: (text for A, text for B), by id: every hw.messages MSG_* id (in this
+# game's words where the shared text is too long for the strip or says otherwise), then
+# this game's own results after them, worded as every game words one (hw.messages: the
+# same line for both seats, the winner named).
+_WORDS = {
+    messages.MSG_STUCK: messages.both(b"No match - dealing"),
+    messages.MSG_PAUSED: messages.both(b"Paused - START"),
+    messages.MSG_DEMO: messages.both(b"DEMO: press a key"),
+}
 _OWN = len(messages.MESSAGES)
-WORDS = (
-    (messages.MSG_STUCK, b"No match - dealing", b"No match - dealing"),
-    (messages.MSG_PAUSED, b"Paused - START", b"Paused - START"),
-    (messages.MSG_DEMO, b"DEMO: press a key", b"DEMO: press a key"),
-    (messages.MSG_CPU_WIN_A, b"You win the game!", b"Player wins"),
-    (messages.MSG_CPU_MATCH_A, b"You win the match!", b"Player wins match"),
-    (_OWN, b"Call! You win!", b"A called: A wins"),
-    (_OWN + 1, b"B called: B wins", b"Call! You win!"),
-    (_OWN + 2, b"A called: A wins", b"A called: A wins"),
-    (_OWN + 3, b"B called: B wins", b"B called: B wins"),
-    (_OWN + 4, b"Target! You win!", b"A hit the target"),
-    (_OWN + 5, b"B hit the target", b"Target! You win!"),
-    (_OWN + 6, b"A hit the target", b"A hit the target"),
-    (_OWN + 7, b"B hit the target", b"B hit the target"),
-    (_OWN + 8, b"Both called: draw", b"Both called: draw"),
-    (_OWN + 9, b"Scooping the rows", b"Scooping the rows"),
+MSG_CALL_A = _OWN  # replaces a game's result when A / B / the CPU called
+MSG_TARGET_A = _OWN + 3  # ... when a share met the target (Frustration)
+MSG_BOTH_CALLED = _OWN + 6
+MSG_SCOOPING = _OWN + 7
+MESSAGES = tuple(_WORDS.get(i, texts) for i, texts in enumerate(messages.MESSAGES)) + (
+    messages.both(b"Call! A wins"),
+    messages.both(b"Call! B wins"),
+    messages.both(b"Call! CPU wins"),
+    messages.both(b"Target! A wins"),
+    messages.both(b"Target! B wins"),
+    messages.both(b"Target! CPU wins"),
+    messages.both(b"Both called: draw"),
+    messages.both(b"Scooping the rows"),
 )
+del _WORDS
 MESSAGE_WIDTH = const(18)  # the longest message (tests/test_fw_aggravation.py)
 LEFT_WIDTH = const(11)  # "Share 26/10", "Call 350ms"
-SCORE_WIDTH = const(7)  # "Won 1/2"
+SCORE_WIDTH = const(8)  # "1/2 wins": games won of the games the match needs (as Speed)
 LOCKED_TEXT = b" LOCKED "
 # What a strip's left field shows: its kinds, and the words before the figures.
 _PACK = const(0)
@@ -107,14 +112,6 @@ _OUT = const(1)
 _CALLING = const(2)
 _SHARE = const(3)
 _LABELS = (b"Pack ", b"Out! ", b"Call ", b"Share ")
-
-
-def words(msg, seat):
-    """The text of message ``msg`` for ``seat`` (bytes)."""
-    for entry in WORDS:
-        if entry[0] == msg:
-            return entry[1 + seat]
-    return messages.MESSAGES[msg][seat]
 
 
 def stack_x(geo, pos):
@@ -173,7 +170,7 @@ class AggravationView:
             line = msg if lines is None else lines[seat]
             if line != shown[seat]:
                 shown[seat] = line
-                text = words(line, seat)
+                text = MESSAGES[line][seat]
                 _write(self.messages[seat], text, (MESSAGE_WIDTH - len(text)) // 2)
 
     def update(self, game, now, msg, hints, feedback=None):
@@ -201,26 +198,25 @@ class AggravationView:
             score = game.score[seat] * 100 + game.rules.wins
             if score != self.score[seat]:
                 self.score[seat] = score
-                _figures(self.score_text[seat], True, b"Won ", game.score[seat],
-                         game.rules.wins, b"")
+                _figures(self.score_text[seat], True, b"", game.score[seat],
+                         game.rules.wins, b" wins")
             locked = 1 if game.locked_at(seat, now) else 0
             if locked != self.locked[seat]:
                 self.locked[seat] = locked
                 self.lock_text[seat].hidden = not locked
         if busy:
             return
-        if msg == messages.MSG_WIN_A or msg == messages.MSG_WIN_B or \
-                msg == messages.MSG_DEMO_WIN_A or msg == messages.MSG_DEMO_WIN_B:
-            own = _OWN if game.why == WHY_CALL else _OWN + 4  # else: a share
-            if msg == messages.MSG_DEMO_WIN_A or msg == messages.MSG_DEMO_WIN_B:
-                own += 2
-            if msg == messages.MSG_WIN_B or msg == messages.MSG_DEMO_WIN_B:
-                own += 1
-            msg = own
+        if msg == messages.MSG_WIN_A or msg == messages.MSG_DEMO_WIN_A or \
+                msg == messages.MSG_CPU_WIN_A:
+            msg = MSG_CALL_A if game.why == WHY_CALL else MSG_TARGET_A  # else: a share
+        elif msg == messages.MSG_WIN_B or msg == messages.MSG_DEMO_WIN_B:
+            msg = MSG_CALL_A + 1 if game.why == WHY_CALL else MSG_TARGET_A + 1
+        elif msg == messages.MSG_CPU_WIN_B:
+            msg = MSG_CALL_A + 2 if game.why == WHY_CALL else MSG_TARGET_A + 2
         elif msg == messages.MSG_DRAW and game.why == WHY_BOTH_CALL:
-            msg = _OWN + 8
+            msg = MSG_BOTH_CALLED
         elif msg == messages.MSG_STUCK and game.scooping:
-            msg = _OWN + 9
+            msg = MSG_SCOOPING
         elif msg == messages.MSG_NONE or msg == messages.MSG_GO:  # quiet: a note may show
             self.set_message(msg, feedback.lines if feedback is not None else None)
             return
