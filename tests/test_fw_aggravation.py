@@ -429,6 +429,7 @@ def test_a_match_against_the_cpu_is_played_and_replays():
     begin(rig, players=1)
     app = rig.app
     assert type(app.seats[1].bot).__name__ == "AggravationBot"
+    assert app.table.cards_layer.hidden  # "Get ready...": no cards under it
     game = rig.game
     spent = 0
     while game.phase != OVER:  # A: slow, never wrong (a game with no presses would wait)
@@ -439,6 +440,12 @@ def test_a_match_against_the_cpu_is_played_and_replays():
         rig.step(10)
         spent += 10
     assert {p[1] for p in presses(rig)} == {"A", "B"}
+    assert not app.table.cards_layer.hidden
+    rig.run(30)
+    # the result in one wording for both seats, the CPU named as in every game
+    winner = "A" if game.result == WIN_A else "CPU"
+    ending = "Call!" if game.why == WHY_CALL else "Target!"
+    assert [shown_text(m) for m in app.table.messages] == ["%s %s wins" % (ending, winner)] * 2
     assert replay(split_matches(rig.log_text())[-1]) == rig.device_trace()
 
 
