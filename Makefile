@@ -11,8 +11,10 @@
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
 #   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
+#   make pictures                                redraw the docs' pictures of the code and the screens
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
-#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
+#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture, tool
+#                                                arguments, settings, deploys)
 #   make soak SOAK_CYCLES=200                    the firmware left on for emulated months (emulator)
 # Every target bootstraps what it runs (deploy needs only python3's standard library).
 
@@ -20,7 +22,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test check play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap \
+.PHONY: soak venv node_modules test check play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap libcost \
 	cpstack cpstack-unix
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
@@ -62,16 +64,24 @@ check: export PYTHONDONTWRITEBYTECODE = 1
 check: venv node_modules
 	$(PYTEST) $(CHECK_TESTS) -k "$(CHECK_K)"
 
-# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty), longer.
+# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty; 400 tool
+# command lines, 30 settings boots, 60 deploys, 2 on real tmpfs drives), longer.
 FUZZ_CASES ?= 100000
 FUZZ_SEED ?= 1
 FUZZ_CAPTURE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 10 )))
 FUZZ_PTY_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 1000 + 16 )))
+FUZZ_TOOL_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 5 )))
+FUZZ_SETTINGS_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 100 + 30 )))
+FUZZ_DRIVE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 20 )))
+FUZZ_MOUNT_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 2000 + 2 )))
 fuzz: export SDL_VIDEODRIVER = dummy
+fuzz: export SDL_AUDIODRIVER = dummy
 fuzz: export PYTHONDONTWRITEBYTECODE = 1
 fuzz: venv
 	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CAPTURE_CASES=$(FUZZ_CAPTURE_CASES) \
-	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
+	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) FUZZ_TOOL_CASES=$(FUZZ_TOOL_CASES) \
+	FUZZ_SETTINGS_CASES=$(FUZZ_SETTINGS_CASES) FUZZ_DRIVE_CASES=$(FUZZ_DRIVE_CASES) \
+	FUZZ_MOUNT_CASES=$(FUZZ_MOUNT_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
 
 play: venv
 	$(PY) -m tools.emulate
@@ -93,13 +103,19 @@ replay: venv
 	@test -n "$(LOG)" || { echo "make replay: name the log, e.g. make replay LOG=tests/golden/rules.log" >&2; exit 2; }
 	$(PY) -m tools.replay $(LOG) $(ARGS)
 
-# The docs' pictures, redrawn from the code (tests/test_pictures.py checks them).
+# The docs' pictures, redrawn from the code: the layout, and the firmware's screens in
+# the desktop emulator (tools/pictures.py lists them; tests/test_pictures.py checks them).
 pictures: venv
 	$(PY) -m tools.architecture --png docs/img/architecture.png
+	$(PY) -m tools.pictures
 
 # Heap per game, with and without the record FRAM, on the emulated Pico (minutes a run).
 heap: venv node_modules cpstack
 	$(PY) -m tools.picosim.heap $(ARGS)
+
+# What adafruit_display_text / adafruit_displayio_layout would cost a kit's heap (emulated Pico).
+libcost: venv node_modules cpstack
+	$(PY) -m tools.picosim.libcost
 
 wiring: venv
 	$(PY) -m tools.wiring --png docs/wiring.png --layout docs/layout.png --doc docs/BUILD.md $(ARGS)

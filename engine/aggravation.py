@@ -177,7 +177,7 @@ class AggravationGame(FamilyGame):
 
     # -------------------------------------------------------------- internals
 
-    def _reset_table(self):
+    def _clear_table(self):
         for pos in range(POSITIONS):
             self.tops[pos] = NO_CARD
             self.bottoms[pos] = NO_CARD
@@ -190,25 +190,13 @@ class AggravationGame(FamilyGame):
             self.row_len[player] = 0
             self.shares[player] = 0
             self.hold_pos[player] = -1
-            self.locked[player] = 0
-            self.covers[player] = 0
-            self.illegals[player] = 0
-        self.coverable = 0
         self.pending = 0
         self.pairs = 0
         self.rutters = 0
         self.scooping = 0
-        self.stuck_count = 0
-        self.deals = 0
-        self.stucks = 0  # dry tables
         self.scoops = 0
         self.taps = 0
         self.calls = 0
-        self.ties = 0
-        self.tick_n = 0
-        self.tick_t = 0
-        self.due = -1  # the next timed step (deal end, dry or scooping pause end), -1: none
-        self.changes += 1
 
     def _lay_out(self, t):
         """Start: each player's half of the deck is their pack; the first deal round at ``t``."""

@@ -14,12 +14,11 @@ key            range                       why
 frustration    0-1
 target         1-25                        the book (shares sum to 52: 25 + 27)
 call           1 <= call < 2**28           the book (a window of 0 could never call)
-penalty        0 <= ms < 2**28             LOG.md's durations
-stuck, deal    0 <= ms < 2**28             LOG.md's durations
+penalty        0-10000 ms                  LOG.md's durations (the family's bound)
+stuck, deal    0-10000 ms                  LOG.md's durations (the family's bound)
 tie            0-1 (``replay``/``coin``)
 rutter         0-1
-wins           1-99                        a sane bound: the book says only >= 1; a
-                                           match of 99 games is already days of play
+wins           1-99                        the family's bound (LOG.md)
 =============  ==========================  ===========================================
 
 Implementation Notes
@@ -31,11 +30,12 @@ bool through as 0/1), so they refuse the same values on every interpreter.
 """
 
 from engine.compat import const
-from engine.family_rules import DURATION_LIMIT, TIE_NAMES, TIE_REPLAY, RulesBase
+from engine.family_rules import (
+    DURATION_LIMIT, DURATION_MAX, TIE_NAMES, TIE_REPLAY, WINS_MAX, RulesBase,
+)
 
 TARGET_MIN = const(1)
 TARGET_MAX = const(25)
-WINS_MAX = const(99)
 
 # Keys of ``rules game=aggravation``, in the order a writer prints them.
 AGGRAVATION_KEYS = ("game", "frustration", "target", "call", "penalty", "stuck", "deal", "tie",
@@ -86,7 +86,7 @@ class AggravationRules(RulesBase):
         _check("target", self.target, TARGET_MIN, TARGET_MAX)
         _check("call", self.call, 1, DURATION_LIMIT - 1)
         for key in ("penalty", "stuck", "deal"):
-            _check(key, getattr(self, key), 0, DURATION_LIMIT - 1)
+            _check(key, getattr(self, key), 0, DURATION_MAX)
         if type(self.tie) is not int or not 0 <= self.tie < len(TIE_NAMES):
             raise ValueError("tie must be one of %s" % "/".join(TIE_NAMES))
         _check("rutter", self.rutter, 0, 1)

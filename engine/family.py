@@ -6,8 +6,8 @@ A game of the family (``engine.grid.GridGame``, ``engine.row.RowGame``,
 ``engine.speed.SpeedGame``, ...) names its ``GAME`` key and ``RULES`` class, how many
 press codes it takes (``codes``: positions, piles or plays; ``KEYS_PER_PLAYER`` bounds
 them), and provides ``_alloc`` (its own buffers), ``_new_match`` (what it takes from
-the rules), ``_reset_table``, ``_lay_out`` (its deal at start), ``_run_steps``,
-``_resolve`` (judging a tick) and the state a trial start copies
+the rules), ``_clear_table`` (its part of an empty table), ``_lay_out`` (its deal at
+start), ``_run_steps``, ``_resolve`` (judging a tick) and the state a trial start copies
 (``_STATE_INTS``/``_STATE_BUFS``, after :data:`FAMILY_INTS`/:data:`FAMILY_BUFS`).
 
 Implementation Notes
@@ -193,6 +193,26 @@ class FamilyGame:
 
     def _new_match(self, rules):
         """Take what the game reads from its rules at each match (set-up)."""
+
+    def _reset_table(self):
+        """An empty table, no lock, no pending tick or step: the game's then the family's."""
+        self._clear_table()
+        self.coverable = 0
+        for player in range(2):
+            self.locked[player] = 0
+            self.covers[player] = 0
+            self.illegals[player] = 0
+        self.stuck_count = 0
+        self.deals = 0
+        self.stucks = 0
+        self.ties = 0
+        self.tick_n = 0
+        self.tick_t = 0
+        self.due = -1  # time of the next timed step (deal end, pause end), -1: none
+        self.changes += 1
+
+    def _clear_table(self):
+        """The game's own part of an empty table."""
 
     def set_rules(self, rules):
         """Replace the rules and begin a new match; not while a game is on."""

@@ -22,7 +22,14 @@ DEADLOCK_DRAW = const(0)
 DEADLOCK_FEWER = const(1)
 DEADLOCK_NAMES = ("draw", "fewer")
 
-DURATION_LIMIT = const(1 << 28)  # durations and counts stay below 2**28
+DURATION_LIMIT = const(1 << 28)  # times in a log: two in a row are less than this apart
+# What the rule books mean (LOG.md, "Rules values"): a lock, a stuck pause or a deal
+# window of at most 10 s; at most 100 stuck tables in a row (a cycle of deals repeats
+# well before: 13 deals in the 2x4 game); a match of at most 99 won games. They also
+# bound the work of one log line: a line runs at most DEADLOCK_MAX stuck deals.
+DURATION_MAX = const(10000)
+DEADLOCK_MAX = const(100)
+WINS_MAX = const(99)
 
 
 class RulesBase:
@@ -73,21 +80,34 @@ class RulesBase:
         names = self.NAMED.get(key)
         return str(value) if names is None else names[value]
 
+    def check_family(self):
+        """The checks every game's rules share: the durations, the match length, the tie
+        policy, and the deadlock keys where the game has them."""
+        for key in ("penalty", "stuck", "deal"):
+            check_int(key, getattr(self, key), 0)
+        if "deadlock" in self.KEYS:
+            check_int("deadlock", self.deadlock, 1, DEADLOCK_MAX)
+            check_choice("deadlock_result", self.deadlock_result, DEADLOCK_NAMES)
+        check_int("wins", self.wins, 1, WINS_MAX)
+        check_choice("tie", self.tie, TIE_NAMES)
+
     def copy_from(self, other):
         """Copy every setting from another rules object of the same game."""
         for key in self.KEYS:
             setattr(self, key, getattr(other, key))
 
 
-def check_int(key, value, low):
-    """Raise ``ValueError`` unless ``value`` is an int (not a bool) in [low, 2**28)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value < DURATION_LIMIT:
-        raise ValueError("%s must be an integer in [%d, 2**28), not %r" % (key, low, value))
+def check_int(key, value, low, high=DURATION_MAX):
+    """Raise ``ValueError`` unless ``value`` is an int (not a bool, not a float such as
+    4.0: the games index and count with it) from ``low`` to ``high``."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError("%s must be an integer from %d to %d, not %r" % (key, low, high, value))
 
 
 def check_choice(key, value, names):
-    """Raise ``ValueError`` unless ``value`` indexes ``names`` (a bool counts as 0/1)."""
+    """Raise ``ValueError`` unless ``value`` is an int indexing ``names`` (a bool counts as
+    0/1; a float such as 1.0 does not)."""
     if isinstance(value, bool):
         value = int(value)
-    if not isinstance(value, int) or not 0 <= value < len(names):
+    if type(value) is not int or not 0 <= value < len(names):
         raise ValueError("%s must be one of %s" % (key, "/".join(names)))

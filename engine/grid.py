@@ -114,28 +114,16 @@ class GridGame(FamilyGame):
 
     # -------------------------------------------------------------- internals
 
-    def _reset_table(self):
+    def _clear_table(self):
         for pos in range(8):
             self.tops[pos] = NO_CARD
             self.bottoms[pos] = NO_CARD
             self.heights[pos] = 0
         self.packs[0] = self.packs[1] = 0
         self.pack_head[0] = self.pack_head[1] = 0
-        self.coverable = 0
         self.pending = 0
         self.pairs = 0
         self.rutters = 0
-        self.locked[0] = self.locked[1] = 0
-        self.covers[0] = self.covers[1] = 0
-        self.illegals[0] = self.illegals[1] = 0
-        self.stuck_count = 0
-        self.deals = 0
-        self.stucks = 0
-        self.ties = 0
-        self.tick_n = 0
-        self.tick_t = 0
-        self.due = -1  # time of the next timed step (deal end, pause end), -1: none
-        self.changes += 1
 
     def _lay_out(self, t):
         """Start's deal: each player's half of the deck is their pack; both deal at ``t``."""

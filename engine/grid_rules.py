@@ -4,7 +4,7 @@ Defaults are those of RULES.md; ``rutter`` is David Rutter's variant (RULES.md s
 """
 
 from engine.family_rules import (
-    DEADLOCK_DRAW, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice, check_int,
+    DEADLOCK_DRAW, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice,
 )
 
 # Log keys, in the order a writer prints them.
@@ -32,11 +32,6 @@ class GridRules(RulesBase):
 
     def check(self):
         """Raise ``ValueError`` naming the first invalid setting."""
-        for key in ("penalty", "stuck", "deal"):
-            check_int(key, getattr(self, key), 0)
-        check_int("deadlock", self.deadlock, 1)
-        check_int("wins", self.wins, 1)
-        check_choice("tie", self.tie, TIE_NAMES)
-        check_choice("deadlock_result", self.deadlock_result, DEADLOCK_NAMES)
+        self.check_family()
         check_choice("rutter", self.rutter, ("0", "1"))
         self.rutter = int(self.rutter)

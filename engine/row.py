@@ -112,7 +112,7 @@ class RowGame(FamilyGame):
 
     # -------------------------------------------------------------- internals
 
-    def _reset_table(self):
+    def _clear_table(self):
         for pile in range(MAX_PILES):
             self.tops[pile] = NO_CARD
             self.heights[pile] = 0
@@ -121,20 +121,8 @@ class RowGame(FamilyGame):
         self.pack_head[0] = self.pack_head[1] = 0
         self.active[0] = self.active[1] = NO_CARD
         self.legal[0] = self.legal[1] = 0
-        self.coverable = 0
-        self.locked[0] = self.locked[1] = 0
-        self.covers[0] = self.covers[1] = 0
-        self.illegals[0] = self.illegals[1] = 0
-        self.stuck_count = 0
-        self.deals = 0
-        self.stucks = 0
-        self.ties = 0
-        self.tick_n = 0
-        self.tick_t = 0
-        self.due = -1
         self._stamp = 0
         self._stamp_t = -1
-        self.changes += 1
 
     def _lay_out(self, t):
         """Start's deal: each player's half of the deck is their pack; a full deal round."""

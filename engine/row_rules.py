@@ -8,7 +8,7 @@ Same interface as every game's rules (:class:`engine.family_rules.RulesBase`).
 
 from engine.compat import const
 from engine.family_rules import (
-    DEADLOCK_FEWER, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice, check_int,
+    DEADLOCK_FEWER, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice,
 )
 
 MATCH_RANK = const(0)
@@ -63,11 +63,8 @@ class RowRules(RulesBase):
         """Raise ``ValueError`` naming the first invalid setting."""
         if self.game != "row":
             raise ValueError("game must be row")
-        if isinstance(self.piles, bool) or self.piles not in PILE_CHOICES:
+        if type(self.piles) is not int or self.piles not in PILE_CHOICES:  # not 4.0
             raise ValueError("piles must be one of 3/4/6")
-        for key in ("penalty", "stuck", "deal"):
-            check_int(key, getattr(self, key), 0)
-        check_int("deadlock", self.deadlock, 1)
-        check_int("wins", self.wins, 1)
-        for key in ("match", "redeal", "tie", "deadlock_result"):
+        self.check_family()
+        for key in ("match", "redeal"):
             check_choice(key, getattr(self, key), _ROW_NAMED[key])

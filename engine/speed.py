@@ -117,7 +117,7 @@ class SpeedGame(FamilyGame):
 
     # -------------------------------------------------------------- internals
 
-    def _reset_table(self):
+    def _clear_table(self):
         for k in range(2 * SLOTS):
             self.hands[k] = NO_CARD
         for k in range(2):
@@ -127,19 +127,7 @@ class SpeedGame(FamilyGame):
             self.heights[k] = 0
             self.tops[k] = NO_CARD
             self.legal[k] = 0
-            self.locked[k] = 0
-            self.covers[k] = 0
-            self.illegals[k] = 0
-        self.coverable = 0
-        self.stuck_count = 0
-        self.deals = 0
-        self.stucks = 0
-        self.ties = 0
         self.remakes = 0
-        self.tick_n = 0
-        self.tick_t = 0
-        self.due = -1
-        self.changes += 1
 
     def _deal_deck(self):
         """Deal ``deck`` (top first): A's hand and draw pile, B's, side piles, middle cards."""

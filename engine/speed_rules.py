@@ -15,6 +15,7 @@ REMAKE_REST = const(0)
 REMAKE_WHOLE = const(1)
 REMAKE_NAMES = ("rest", "whole")
 CARDS_CHOICES = (20, 15)
+POINTS_MAX = const(999)  # a points match: first to at most 999
 
 # Keys of ``rules game=speed`` (RULES-SPEED.md section 7), in the order a writer prints them.
 SPEED_KEYS = ("game", "cards", "same", "remake", "points", "penalty", "stuck", "deal", "tie",
@@ -57,13 +58,10 @@ class SpeedRules(RulesBase):
         """Raise ``ValueError`` naming the first invalid setting."""
         if self.game != "speed":
             raise ValueError("game must be speed")
-        if isinstance(self.cards, bool) or self.cards not in CARDS_CHOICES:
+        if type(self.cards) is not int or self.cards not in CARDS_CHOICES:  # not 20.0
             raise ValueError("cards must be one of 20/15")
         check_choice("same", self.same, ("0", "1"))
         self.same = int(self.same)
-        for key in ("points", "penalty", "stuck", "deal"):
-            check_int(key, getattr(self, key), 0)
-        check_int("deadlock", self.deadlock, 1)
-        check_int("wins", self.wins, 1)
-        for key in ("remake", "tie", "deadlock_result"):
-            check_choice(key, getattr(self, key), _SPEED_NAMED[key])
+        check_int("points", self.points, 0, POINTS_MAX)
+        self.check_family()
+        check_choice("remake", self.remake, REMAKE_NAMES)

@@ -137,10 +137,11 @@ def warm(app):
 
 
 def run(app, ticks_ms, level=1):
-    """The main loop with diagnostics (never returns); level 2: :func:`warm` first."""
+    """The main loop with diagnostics (never returns); level 2: :func:`warm` first (after
+    the ``diag build`` line: the free heap after build is the fresh one)."""
+    print(build_line())
     if level >= 2:
         warm(app)
-    print(build_line())
     step = app.step
     events = app.buttons.events
     diag = Diag(app, ticks_ms())

@@ -145,3 +145,16 @@ def pytest_collection_finish(session):
 def pytest_runtest_teardown(item, nextitem):
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(autouse=True)
+def _pins_free():
+    """Each test starts with every stand-in pin free, as a board at power-on.
+
+    The stand-ins take pins as CircuitPython does (``tools.cpstubs.microcontroller``):
+    a bus or scanner a previous test left open would otherwise hold its pins.
+    """
+    stubs = sys.modules.get("tools.cpstubs.microcontroller")
+    if stubs is not None:
+        stubs.release_all()
+    yield

@@ -84,9 +84,25 @@ def test_a_vm_that_does_not_run_stops_the_bench_with_one_line(monkeypatch, capsy
 
     real = bench.vm_figures
     monkeypatch.setattr(bench, "vm_figures", lambda: real(node="/nonexistent/node"))
-    assert bench.main() == 1
+    assert bench.main([]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""  # no half set of figures
     assert captured.err.startswith("tools.bench_engine: the MicroPython VM did not run: "
                                    "cannot run /nonexistent/node")
     assert captured.err.count("\n") == 1
+
+
+def test_help_shows_the_options_without_running_the_benchmark():
+    """Issue 20 (3.7): `tools.bench_engine --help` ran the whole benchmark."""
+    import subprocess
+    import sys
+    import time
+
+    began = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "tools.bench_engine", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "--quick" in run.stdout, run.stderr
+    assert "MicroPython VM" not in run.stdout and time.monotonic() - began < 20
+    bad = subprocess.run([sys.executable, "-m", "tools.bench_engine", "--games"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unrecognized arguments" in bad.stderr

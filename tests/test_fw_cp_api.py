@@ -66,7 +66,7 @@ def test_profile_and_piezo_names_tolerate_quotes_and_comments():
     env = {"CSPEED_PROFILE": '"pico_st7789_240"', "CSPEED_PIEZO": "none # silent"}
     name, prof = profiles.choose("raspberry_pi_pico", False, env.get)
     assert name == "pico_st7789_240" and prof["piezo"] is None
-    assert profiles.parse_int("20 # seconds", 0) == 20
+    assert profiles.setting_int("CSPEED_ATTRACT_S", "20 # seconds", 0, 0, 60) == 20
 
 
 def test_key_matrix_options_are_keyword_only_as_on_a_board():
@@ -103,8 +103,13 @@ def test_menu_options_clear_the_help_line_on_every_screen(size):
 
 
 @pytest.mark.parametrize("raw, level", [("1", 1), ('"1"', 1), ("1 # diag", 1), ("0", 0),
-                                        (None, 0), ("yes", 0), (2, 2), ("-3", 0)])
+                                        (None, 0), (1, 1), (2, 2), ("2", 2), ("yes", None),
+                                        (3, None), ("-3", None)])
 def test_diag_setting_in_any_form_os_getenv_may_return(raw, level):
     from hw.main import diag_level
 
-    assert diag_level({"CSPEED_DIAG": raw}.get) == level
+    if level is None:  # a bad value is named (issue 23 item 13), not read as off
+        with pytest.raises(profiles.SettingError, match="CSPEED_DIAG=%s: must be" % raw):
+            diag_level({"CSPEED_DIAG": raw}.get)
+    else:
+        assert diag_level({"CSPEED_DIAG": raw}.get) == level

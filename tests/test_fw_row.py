@@ -329,6 +329,14 @@ def test_row_screen_fits_every_screen(tmp_path):
             card = view.actives[seat]
             assert card.group.x + card.width <= m.group.x or m.group.x + m.pixel_width <= \
                 card.group.x  # side by side, not over each other
+            # the strip: pack count, LOCKED, the score "A 0 - 0 B  first to 2", side by side
+            fields = sorted((view.packs_text[seat], view.lock_text[seat], view.won_text[seat]),
+                            key=lambda field: field.group.x)
+            for left, right in zip(fields, fields[1:]):
+                assert left.group.x + left.pixel_width <= right.group.x, (size, seat)
+            assert fields[-1].group.x + fields[-1].pixel_width <= width
+        assert view.won_text[0].text == "A 0 - 0 B  first to 2"  # not "Won 0 of 2" (3.14)
+        assert view.won_text[1].text == "B 0 - 0 A  first to 2"
         check_row(rig)
         for pile in range(4):
             assert view.shown_top(pile) != NO_CARD

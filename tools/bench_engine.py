@@ -24,6 +24,7 @@ core). **Bot games per second**: ``tools.simulate`` (normal vs normal, default
 rules) on one core and with ``--jobs 2``. Both vary with the machine's load.
 """
 
+import argparse
 import os
 import random
 import subprocess
@@ -245,7 +246,19 @@ def bot_games_per_second(jobs, games=2000):
     return games / secs
 
 
-def main():
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="python -m tools.bench_engine",
+        description="Engine figures (make bench): the VM's heap per operation, .mpy sizes,"
+                    " engine lines per judged press, games per second, bot games per second.")
+    p.add_argument("--quick", action="store_true",
+                   help="small samples, seconds instead of minutes: checks every part runs;"
+                        " not figures to quote (also BENCH_QUICK=1)")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         figures = vm_figures()
     except VMError as err:
@@ -266,7 +279,7 @@ def main():
     print("  %-14s" % "rules" + "".join("%19s" % name for name in RESULT_NAMES))
     # BENCH_QUICK=1 (tests/test_doc_commands.py): every figure on a small sample, in
     # seconds instead of minutes; such figures are not for the README.
-    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
     presses, seconds, games = (300, 0.2, 40) if quick else (10_000, 3.0, 2000)
     for name, kw in SETTINGS:
         by = judged_press_lines(kw, presses)

@@ -35,11 +35,14 @@ from engine import games
 from engine.family import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK
 from engine.family_bot import LEVELS, LEVEL_NAMES, level_params
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
+from tools import cli
 from tools.plotcheck import plots_unavailable
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
 MAX_MATCH_GAMES = 200
+LEVEL_FACTOR = cli.Number(float, 0.1, 10)  # normal*1.5: a level's delays scaled
+GAMES_MAX = 10000000  # --games, --matches, --sweep-games
 
 
 
@@ -304,7 +307,10 @@ def parse_level(text):
         raise argparse.ArgumentTypeError("unknown level %r (one of %s)" % (name, ", ".join(LEVEL_NAMES)))
     row = list(LEVELS[LEVEL_NAMES.index(name)])
     if factor:
-        f = float(factor)
+        try:
+            f = LEVEL_FACTOR.parse(factor, "the factor of level %r" % text[:24])
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
         for k in (0, 1, 2, 3, 5, 6):  # the delays; the percentages stay
             row[k] = int(round(row[k] * f))
     return text, level_params(tuple(row))
@@ -492,27 +498,35 @@ SWEEP = ("normal:normal*0.5,normal:normal*0.6,normal:normal*0.75,normal:normal*0
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tools.simulate", description=__doc__.split("\n")[0])
+    parser = cli.Parser("tools.simulate", description=__doc__.split("\n")[0])
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--games", type=int, help="games per pairing (default 100)")
-    what.add_argument("--matches", type=int, help="matches per pairing instead of games")
+    what.add_argument("--games", type=cli.whole(1, GAMES_MAX), help="games per pairing (default 100)")
+    what.add_argument("--matches", type=cli.whole(1, GAMES_MAX),
+                      help="matches per pairing instead of games")
     parser.add_argument("--levels", action="append", default=None,
                         help="pairings LEVEL_A:LEVEL_B[,...] (default normal:normal)")
     parser.add_argument("--game", choices=games.KEYS, default=games.DEFAULT,
                         help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md); "
                         "speed: Speed (RULES-SPEED.md)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=cli.SEED, default=1, help="the seed of every game's deck"
+                        " and bots")
+    parser.add_argument("--jobs", type=cli.JOBS, default=min(cli.JOBS_MAX, os.cpu_count() or 1),
+                        help="worker processes (default: one per CPU)")
     parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots into DIR")
-    parser.add_argument("--sweep-games", type=int, default=400,
+    parser.add_argument("--sweep-games", type=cli.whole(0, GAMES_MAX), default=400,
                         help="games per point of the win-rate-vs-gap plot (with --plots; 0: none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if args.plots and plots_unavailable("tools.simulate"):
         sys.stderr.write(plots_unavailable("tools.simulate") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.simulate", err)
     try:
         pairs = parse_pairings(args.levels or ["normal:normal"])
         rules_kw = parse_rules(args.rules, args.game)
@@ -520,8 +534,6 @@ def main(argv=None):
         parser.error(str(err))
     matches = args.matches is not None
     n = args.matches if matches else (args.games if args.games is not None else 100)
-    if n < 1 or args.jobs < 1:
-        parser.error("--games/--matches and --jobs must be at least 1")
     command = "%s--%s %d --levels %s --seed %d%s" % (
         "" if args.game == games.DEFAULT else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
         args.seed, (" --rules " + " ".join(args.rules)) if args.rules else "")
@@ -531,6 +543,7 @@ def main(argv=None):
     rep = report(pairs, results, matches, rules_kw, command, args.game)
     total = n * len(pairs)
     perf = {"jobs": args.jobs, "seconds": round(secs, 2), "per_second": round(total / secs, 1)}
+    plots_failed = None
     if args.plots:
         sweep = None
         if args.sweep_games:
@@ -540,7 +553,10 @@ def main(argv=None):
             sweep = report(spairs, sres, False, rules_kw, "sweep", args.game)
             rep["sweep"] = [{"b": s["b"], "card_ms_gap": s["card_ms_gap"], "a_wins": s["a_wins"]}
                             for s in sweep["pairings"]]
-        rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)
+        try:
+            rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)
+        except OSError as err:  # a disk that filled up: the figures are still printed below
+            plots_failed = "cannot write into --plots %s: %s" % (args.plots, cli.why(err))
     if args.json:
         rep["perf"] = perf  # the only part that changes from run to run
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
@@ -552,7 +568,7 @@ def main(argv=None):
         units = "matches" if matches else "games"
         sys.stdout.write("\n%d %s in %.2f s with %d jobs: %.1f %s per second\n" % (
             total, units, secs, args.jobs, perf["per_second"], units))
-    return 0
+    return cli.fail("tools.simulate", plots_failed) if plots_failed else 0
 
 
 if __name__ == "__main__":

@@ -103,6 +103,7 @@ class App(Screens, MatchFlow, Attract):
         self.glyphs = gfx.glyph_sheet()
         self.card_tiles = None  # the kind's card sheets, made with its first table
         self.view = None  # the current screen's view (one at a time)
+        self.cards_layer = None  # the table view's cards (hw.app.screens), or None
         self.screen = NO_SCREEN
         self.seeds = Rng(boot_seed() if seed is None else seed % SEED_LIMIT)
         self.humans = (HumanSeat(), HumanSeat())

@@ -19,16 +19,16 @@ What each event gives (on screen; sound):
   falling pair;
 * no match: "No match - new deal" (the game's phase); a falling tone;
 * the redeal: "Dealing" (the game's phase); a rising run;
-* a game's end: who won, worded for each seat (vs the CPU: "CPU wins the game"); a
-  long tone;
-* a match's end: who won, then "START: new match", in turn (START starts one); a
-  fanfare.
+* a game's end: who won, the same line for both seats ("A wins the game"; vs the
+  CPU: "CPU wins the game"); a long tone;
+* a match's end: who won ("B wins the match"), then "START: new match", in turn
+  (START starts one); a fanfare.
 
 A note shows for :data:`NOTE_MS` and only while nothing else is to be told (no
-message, or "GO!"). Vs the CPU (seat B), results never say "You" on the CPU's line
-nor "B" on the player's: "CPU wins the game", "Player wins the match". In the demo
-(attract mode) messages pass unchanged (``hw.games.grid.table.DEMO_OF`` words them), and
-there are no notes; flashes still show.
+message, or "GO!"). Results follow one scheme in every game (``hw.messages``): the
+winner is named by seat letter, and vs the CPU seat B is named "CPU" (:data:`CPU_OF`).
+In the demo (attract mode) messages pass unchanged (``hw.messages.DEMO_OF`` words
+them), and there are no notes; flashes still show.
 
 Implementation Notes
 --------------------
@@ -53,7 +53,7 @@ BLINK_MS = 150  # the flash's half period (lit, then not)
 RESULT_SHOWN_MS = 2500  # match over: the result, then the prompt for PROMPT_MS
 PROMPT_MS = 1500
 
-# vs the CPU: the result messages worded for a human A and a CPU B
+# vs the CPU: the result messages that name seat B "CPU"
 _CPU_WORDING = {
     messages.MSG_WIN_A: messages.MSG_CPU_WIN_A, messages.MSG_WIN_B: messages.MSG_CPU_WIN_B,
     messages.MSG_MATCH_A: messages.MSG_CPU_MATCH_A, messages.MSG_MATCH_B: messages.MSG_CPU_MATCH_B,

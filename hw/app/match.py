@@ -11,7 +11,8 @@ Every press given to the engine is logged (``hw.board.serial_log``), so the stre
 log replays to exactly the device's game. A match runs game after game until one
 player has won it (then START begins another with the same choices, a pad shows the
 menu); a drawn game is followed by another game with a fresh shuffle (a new seed from
-the device's own generator). ``game.advance(now)`` runs on every pass; a ``clock``
+the device's own generator). While "Get ready..." shows, the table's cards are hidden
+(the view's ``cards_layer``), so the last game's cards never sit under it. ``game.advance(now)`` runs on every pass; a ``clock``
 line is logged when time alone changed the game, and every few seconds. A CPU seat
 steps at ``now`` after the engine has advanced, and presses through the same path as a
 pad (``App.press``).
@@ -192,6 +193,11 @@ class MatchFlow:
             self.view.update(now)
         else:
             game = self.game
+            layer = self.cards_layer
+            if layer is not None:  # "Get ready...": the last game's cards are put away
+                hide = self.mode == READY
+                if layer.hidden != hide:
+                    layer.hidden = hide
             if self.first_play and game.phase == PLAY:
                 self.first_play = False
                 self.go = True

@@ -12,7 +12,8 @@ Implementation Notes
 --------------------
 
 :class:`Screens` is a part of :class:`hw.app.App` (a mixin): it owns ``view``,
-``screen``, ``glyphs``, ``card_tiles`` and the counters ``screens`` and ``collects``,
+``screen``, ``glyphs``, ``card_tiles``, ``cards_layer`` (the table view's cards, if
+it groups them) and the counters ``screens`` and ``collects``,
 and reads the app's ``display``, ``mode``, ``menu``, ``kind`` and ``game``.
 """
 
@@ -58,6 +59,7 @@ class Screens:
         if display.root_group is not None:
             display.root_group = None  # the display lets go of the old scene
         self.view = None
+        self.cards_layer = None
         if self.screen == STATS_SCREEN and screen != STATS_SCREEN:
             self.reset_gesture = None
             forget("hw.views.stats_view")  # their code goes with their screen
@@ -99,6 +101,8 @@ class Screens:
                 self.card_tiles = kind.sheets(width, height)
             view = kind.view(width, height, self.glyphs, self.card_tiles)
             forget("hw.draw.card_fit")  # the cards' layout code: needed to build only
+        # the table's cards, hidden between games (hw.app.match); read here, not per frame
+        self.cards_layer = getattr(view, "cards_layer", None) if screen == TABLE_SCREEN else None
         self.view = view
         self.screen = screen
         self.screens += 1

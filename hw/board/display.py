@@ -16,14 +16,18 @@ older builds), ``busio``, ``board``; libraries ``adafruit_ili9341`` and
 ``adafruit_st7789`` (only the one the profile names is imported).
 """
 
+from hw.board.profiles import SettingError, source
 
-def _pin(board_module, name):
+
+def _pin(board_module, spec, part, chosen):
+    name = spec.get(part)
     if name is None:
         return None
     try:
         return getattr(board_module, name)
     except AttributeError:
-        raise ValueError("this board has no pin %r (check the display profile)" % name) from None
+        raise SettingError("%s: this board has no pin %s (display %s)"
+                           % (chosen, name, part)) from None
 
 
 def make_display(profile, board_module=None):
@@ -34,10 +38,11 @@ def make_display(profile, board_module=None):
         import board as board_module
     spec = profile["display"]
     driver = spec["driver"]
+    chosen = source(profile, "display")
     if driver == "builtin":
         display = getattr(board_module, "DISPLAY", None)
         if display is None:
-            raise ValueError("this board has no built-in display (board.DISPLAY)")
+            raise SettingError("%s: this board has no built-in display (board.DISPLAY)" % chosen)
         if spec.get("rotation") is not None:
             display.rotation = spec["rotation"]
     else:
@@ -47,21 +52,29 @@ def make_display(profile, board_module=None):
         except ImportError:  # CircuitPython before 9
             from displayio import FourWire
 
-        displayio.release_displays()
-        spi = busio.SPI(_pin(board_module, spec["sck"]), MOSI=_pin(board_module, spec["mosi"]))
-        bus = FourWire(spi, command=_pin(board_module, spec["dc"]),
-                       chip_select=_pin(board_module, spec["cs"]),
-                       reset=_pin(board_module, spec.get("reset")),
-                       baudrate=spec.get("baudrate", 24000000))
-        size = {"width": spec["width"], "height": spec["height"], "rotation": spec["rotation"]}
-        if driver == "ili9341":
-            from adafruit_ili9341 import ILI9341
-            display = ILI9341(bus, **size)
+        extra = {}
+        if driver == "ili9341":  # imported before any pin is taken (a missing library)
+            from adafruit_ili9341 import ILI9341 as Driver
         elif driver == "st7789":
-            from adafruit_st7789 import ST7789
-            display = ST7789(bus, rowstart=spec.get("rowstart", 0),
-                             colstart=spec.get("colstart", 0), **size)
+            from adafruit_st7789 import ST7789 as Driver
+            extra = {"rowstart": spec.get("rowstart", 0), "colstart": spec.get("colstart", 0)}
         else:
             raise ValueError("unknown display driver %r" % driver)
+        displayio.release_displays()
+        spi = busio.SPI(_pin(board_module, spec, "sck", chosen),
+                        MOSI=_pin(board_module, spec, "mosi", chosen))
+        try:
+            bus = FourWire(spi, command=_pin(board_module, spec, "dc", chosen),
+                           chip_select=_pin(board_module, spec, "cs", chosen),
+                           reset=_pin(board_module, spec, "reset", chosen),
+                           baudrate=spec.get("baudrate", 24000000))
+            display = Driver(bus, width=spec["width"], height=spec["height"],
+                             rotation=spec["rotation"], **extra)
+        except Exception:
+            # Free the pins (release_displays leaves the SPI bus taken) so that the
+            # error screen can try again.
+            displayio.release_displays()
+            spi.deinit()
+            raise
     display.auto_refresh = False
     return display

@@ -161,19 +161,21 @@ def make_buttons(profile, board_module=None, keypad_module=None):
         import board as board_module
     if keypad_module is None:
         import keypad as keypad_module
+    from hw.board.profiles import SettingError, key_name, source  # (build time only)
+
     spec = profile["buttons"]
     kwargs = {"interval": SCAN_INTERVAL, "max_events": MAX_EVENTS,
               "debounce_threshold": DEBOUNCE}
 
-    def pin(name):
+    def pin(name, use):
         try:
             return getattr(board_module, name)
         except AttributeError:
-            raise ValueError("this board has no pin %r (check the profile or settings.toml)"
-                             % name) from None
+            raise SettingError("%s: this board has no pin %s (%s)"
+                               % (source(profile, "buttons"), name, use)) from None
 
     if spec["kind"] == "keys":
-        pins = tuple(pin(name) for name in spec["pins"])
+        pins = tuple(pin(name, "button " + key_name(key)) for key, name in enumerate(spec["pins"]))
         if len(pins) != KEY_COUNT:
             raise ValueError("a keys profile needs %d pins" % KEY_COUNT)
         keymap = bytes(range(KEY_COUNT))
@@ -181,8 +183,8 @@ def make_buttons(profile, board_module=None, keypad_module=None):
         def build(**kw):
             return keypad_module.Keys(pins, value_when_pressed=False, pull=True, **kw)
     elif spec["kind"] == "matrix":
-        rows = tuple(pin(name) for name in spec["rows"])
-        cols = tuple(pin(name) for name in spec["columns"])
+        rows = tuple(pin(name, "key matrix row") for name in spec["rows"])
+        cols = tuple(pin(name, "key matrix column") for name in spec["columns"])
         keymap = bytes(spec["keymap"])
         if len(keymap) != len(rows) * len(cols):
             raise ValueError("the matrix keymap needs rows x columns entries")

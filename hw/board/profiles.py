@@ -21,14 +21,17 @@ first profile listing ``board.board_id``; otherwise ``"builtin"`` if the board h
 ``board.DISPLAY``. Other settings: ``CSPEED_ROTATION`` (0/90/180/270),
 ``CSPEED_PIEZO`` (a pin name or ``none``), ``CSPEED_FRAM`` (the optional record FRAM's
 SCL and SDA pins, ``GP27,GP26``, or ``none``), ``CSPEED_KEY_PINS`` (17 comma-separated
-pin names, pad A near 1-4, far 1-4, pad B likewise, START: direct buttons). ``os.getenv`` returns strings on
+pin names, pad A near 1-4, far 1-4, pad B likewise, START: direct buttons); and, read by
+``hw.main`` with :func:`setting_int`, ``CSPEED_ATTRACT_S`` (0 to
+:data:`ATTRACT_S_MAX`) and ``CSPEED_DIAG`` (0 or 1). ``os.getenv`` returns strings on
 CircuitPython 10.2 and later (and may return ints on older versions): everything is
-parsed here.
+parsed here, as strictly on the desktop as on the device (ASCII digits and blanks).
 
 A bad value raises :class:`SettingError` naming the setting and the value
 (``CSPEED_ROTATION=180.0: must be 0, 90, 180 or 270``), and so does a pin used twice
-(two buttons, a button and the display or the piezo): ``hw.main.run`` shows the
-message on the display (``hw.views.error_view``) and stops there.
+(two buttons, a button and the display or the piezo); a pin the board lacks is named
+with the setting that chose it (:func:`source`): ``hw.main.run`` shows the message on
+the display (``hw.views.error_view``) and stops there.
 
 Implementation Notes
 --------------------
@@ -39,6 +42,8 @@ ST7789 240x240 / 240x135 alternatives; boards with a built-in display.
 **Software and Dependencies:** none (pure data); used by ``hw.board.display``, ``hw.board.pads``
 and ``tools/wiring.py``.
 """
+
+from hw.board import SettingError  # (defined there: it outlives this module, see hw.board)
 
 KEY_START = 16
 KEY_COUNT = 17
@@ -137,10 +142,7 @@ PROFILES = {
 REFERENCE = "pico_ili9341"
 
 _ROTATIONS = (0, 90, 180, 270)
-
-
-class SettingError(ValueError):
-    """A bad ``settings.toml`` value: the message names the setting and the value."""
+ATTRACT_S_MAX = 3600  # CSPEED_ATTRACT_S: idle seconds on the title before attract mode (0 = never)
 
 
 def _rotation(value):
@@ -191,6 +193,11 @@ def check_pins(profile):
         seen[pin] = use
 
 
+# What CircuitPython's str.strip() takes off: ASCII blanks only (CPython's also takes
+# NBSP, U+3000 ..., which the device would leave in and refuse).
+_BLANKS = " \t\n\r\x0b\x0c"
+
+
 def _setting_text(value):
     """Return a settings value as plain text.
 
@@ -199,27 +206,37 @@ def _setting_text(value):
     be lenient: drop surrounding double quotes, or a trailing ``# comment`` after an
     unquoted value. No value used here contains ``"`` or ``#``.
     """
-    text = str(value).strip()
+    text = str(value).strip(_BLANKS)
     if text.startswith('"'):
         end = text.find('"', 1)
-        return (text[1:end] if end > 0 else text[1:]).strip()
+        return (text[1:end] if end > 0 else text[1:]).strip(_BLANKS)
     hash_at = text.find("#")
     if hash_at >= 0:
-        text = text[:hash_at].strip()
+        text = text[:hash_at].strip(_BLANKS)
     return text
 
 
-def parse_int(value, default):
-    """Return ``value`` (a settings string, an int or None) as an int, or ``default``."""
+def setting_int(name, value, default, low, high):
+    """Return setting ``name``'s ``value`` (a settings string, an int or None) as an int.
+
+    ``default`` when unset; a whole number from ``low`` to ``high`` in ASCII digits;
+    anything else raises :class:`SettingError` naming the setting and the value. The
+    digits are checked here, not left to ``int()``: CPython's reads Arabic-Indic and
+    full-width digits, CircuitPython's does not, and the desktop must refuse what the
+    device refuses (and ``3_0``, ``+5``, which CircuitPython's ``int()`` reads, are
+    refused on both).
+    """
     if value is None:
         return default
     if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = _setting_text(value)
-    try:
-        return int(text)
-    except ValueError:
-        return default
+        text = str(value)  # CircuitPython before 10.2 returned unquoted numbers as ints
+    else:
+        text = _setting_text(value)
+    if 0 < len(text) <= 9 and all("0" <= c <= "9" for c in text):
+        number = int(text)
+        if low <= number <= high:
+            return number
+    raise SettingError("%s=%s: must be a whole number from %d to %d" % (name, text, low, high))
 
 
 def parse_name(value):
@@ -238,10 +255,12 @@ def choose(board_id, has_display, getenv):
     Raises ``ValueError`` with a readable message if no profile fits.
     """
     name = parse_name(getenv("CSPEED_PROFILE"))
+    chosen = None
     if name is not None:
         if name not in PROFILES:
             raise SettingError("CSPEED_PROFILE=%s: not one of %s"
                              % (name, ", ".join(sorted(PROFILES))))
+        chosen = "CSPEED_PROFILE=%s" % name
     else:
         for key in sorted(PROFILES):
             if board_id in PROFILES[key]["boards"]:
@@ -252,7 +271,11 @@ def choose(board_id, has_display, getenv):
                 raise ValueError("no profile for board %r: set CSPEED_PROFILE in settings.toml"
                                  % (board_id,))
             name = "builtin"
+    chosen = chosen or "profile %s" % name
     profile = _with(PROFILES[name])
+    # Which setting decided each part, for messages: "CSPEED_KEY_PINS=...: this board
+    # has no pin GP99 (button START)" (see source()).
+    profile["from"] = {"display": chosen, "buttons": chosen, "fram": chosen}
     display = _with(profile["display"])
     rotation = _rotation(getenv("CSPEED_ROTATION"))
     if rotation is not None:
@@ -268,14 +291,22 @@ def choose(board_id, has_display, getenv):
             raise SettingError("CSPEED_KEY_PINS=%s: pin name %d (%s) is empty"
                                % (pins, names.index("") + 1, key_name(names.index(""))))
         profile["buttons"] = {"kind": "keys", "pins": names}
+        profile["from"]["buttons"] = "CSPEED_KEY_PINS=%s" % pins
     piezo = getenv("CSPEED_PIEZO")
     if piezo is not None:
         profile["piezo"] = parse_name(piezo)
     fram = getenv("CSPEED_FRAM")
     if fram is not None:
         profile["fram"] = _fram_pins(fram)
+        profile["from"]["fram"] = "CSPEED_FRAM=%s" % parse_name(fram)
     check_pins(profile)
     return name, profile
+
+
+def source(profile, part):
+    """The setting that decided ``part`` of ``profile`` (``"CSPEED_KEY_PINS=..."``,
+    ``"CSPEED_PROFILE=builtin"``), or ``"profile NAME"``: what a message names."""
+    return profile.get("from", {}).get(part, "the profile")
 
 
 def _fram_pins(value):

@@ -25,6 +25,8 @@ A kind module provides:
 * ``sheets(width, height)`` and ``view(width, height, glyphs, sheets)``: the card
   bitmaps (made once while the game is chosen) and the table's view, whose
   ``update(game, now, msg, hints, feedback)`` draws a frame and whose ``group`` is shown;
+  its ``cards_layer`` (a ``displayio.Group`` of its cards, inside ``group``) is hidden
+  by the app while "Get ready..." shows, so the last game's cards are not under it;
 * ``target(game, seat, button)``: the engine argument that ``seat``'s pad button 0-7
   (``hw.board.pads``: 0-3 the near row, 4-7 the far row, each from the seat's own
   left) presses, or -1 when that button does nothing now. Called once per press, it

@@ -7,6 +7,7 @@ each one meaningful (the illegal press comes before the presses it locks).
 """
 
 from engine.family import OVER, PLAY
+from engine.family_rules import DEADLOCK_MAX  # the longest stuck run: these games cycle through it
 from engine.grid import GridGame
 from engine.logwriter import LogWriter
 from engine.rng import Rng
@@ -116,7 +117,7 @@ def cases():
     coin = new_game(seed, GridRules(tie=1))
     over = new_game(seed, GridRules())
     over._end(over.clock, 2, 2)  # any finished game
-    stuck = GridGame(GridRules(deadlock=1 << 27, stuck=100, deal=50))
+    stuck = GridGame(GridRules(deadlock=DEADLOCK_MAX, stuck=100, deal=50))
     stuck.sink = Counter().event
     stuck.set_deck(no_match_deck())
     stuck.start(0)

@@ -21,6 +21,36 @@ class Pin:
         return "board.%s" % self.name
 
 
+# Pins taken by a bus, a PWM, a key scanner or a display bus, until its deinit: as on
+# a board, taking one already taken raises ``ValueError("GP18 in use")``
+# (``shared-bindings/microcontroller/Pin.c``, ``validate_obj_is_free_pin``). Note that
+# ``displayio.release_displays()`` frees a ``FourWire``'s own pins, never the ``SPI``
+# bus the code made for it.
+_claimed = set()
+
+
+def claim(*pins):
+    """Take ``pins`` (None skipped); ``ValueError`` naming the first one already taken."""
+    pins = [p for p in pins if p is not None]
+    for pin in pins:
+        if id(pin) in _claimed:
+            raise ValueError("%s in use" % getattr(pin, "name", pin))
+    for pin in pins:
+        _claimed.add(id(pin))
+
+
+def release(*pins):
+    """Free ``pins`` (None skipped)."""
+    for pin in pins:
+        if pin is not None:
+            _claimed.discard(id(pin))
+
+
+def release_all():
+    """Free every pin (a power-on: ``board.configure``)."""
+    _claimed.clear()
+
+
 class _Processor:
     uid = bytes(range(8))
     frequency = 125000000

@@ -47,6 +47,9 @@ SAFE_MODE = ("you are in safe mode", "running in safe mode")  # CircuitPython's 
 TRACEBACK = "Traceback (most recent call last)"
 
 
+STOPPED = "California Speed cannot start: "  # hw.main.fail's console line
+
+
 def console_problems(text):
     """Return a list of what went wrong on the console (tracebacks, safe mode, errors)."""
     problems = []
@@ -57,6 +60,10 @@ def console_problems(text):
         problems.append("CircuitPython is in safe mode")
     if "MemoryError" in text:
         problems.append("MemoryError")
+    stopped = text.find(STOPPED)
+    if stopped >= 0:  # hw.main.fail: a bad setting, on the error screen
+        problems.append("the firmware stopped on its error screen: %s"
+                        % text[stopped + len(STOPPED):].split("\n", 1)[0].strip())
     return problems
 
 

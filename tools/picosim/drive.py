@@ -103,10 +103,11 @@ def _lib_file(name, site):
     return None
 
 
-def library_files(site=None):
-    """Return ``{relative path under lib/: source path}`` of the libraries needed."""
+def library_files(site=None, roots=()):
+    """Return ``{relative path under lib/: source path}`` of the libraries the firmware
+    imports (and those ``roots`` name, e.g. a measurement's), with what they import."""
     site = site or site_packages()
-    todo = []
+    todo = list(roots)
     for package in PROJECT_PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
@@ -169,7 +170,7 @@ def _maybe_mpy(rel, source, compile_it):
     return rel, source
 
 
-def drive_files(settings=None, mpy=None, code=None, extra=None):
+def drive_files(settings=None, mpy=None, code=None, extra=None, libraries=()):
     """Return ``{path on the drive: bytes}`` (see the module docstring)."""
     mpy = MPY_DEFAULT if mpy is None else mpy
     files = {"boot.py": (ROOT / "boot.py").read_bytes(),
@@ -180,7 +181,7 @@ def drive_files(settings=None, mpy=None, code=None, extra=None):
             rel, data = _maybe_mpy(path.relative_to(ROOT).as_posix(), path.read_bytes(),
                                    "project" in mpy)
             files[rel] = data
-    for rel, path in sorted(library_files().items()):
+    for rel, path in sorted(library_files(roots=libraries).items()):
         rel, data = _maybe_mpy("lib/" + rel.replace(os.sep, "/"), path.read_bytes(), "lib" in mpy)
         files[rel] = data
     files.update(extra or {})

@@ -32,10 +32,11 @@ made that way from the save run's bytes, without 99 save runs per scenario.
 The engine and hw packages go on the drive as ``.mpy`` (faster boots).
 """
 
-import argparse
 import random
 import sys
 from pathlib import Path
+
+from tools import cli
 
 HERE = Path(__file__).resolve().parent / "device"  # scripts that run on the Pico
 SAVE_CODE = HERE / "fram_save_code.py"
@@ -363,7 +364,7 @@ def _ranges(values):
 def main(argv=None):
     from tools.picosim.run import PicoError, missing
 
-    p = argparse.ArgumentParser(prog="python -m tools.picosim.framcut",
+    p = cli.Parser("framcut", prog="python -m tools.picosim.framcut",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--all", action="store_true",
                    help="every data byte of every scenario, cuts in the address bytes, "
@@ -374,6 +375,10 @@ def main(argv=None):
     if reason:
         print("framcut: %s" % reason, file=sys.stderr)
         return 2
+    try:
+        cli.output_folder("--workdir", args.workdir)
+    except cli.OutputError as err:
+        return cli.fail("framcut", err)
     try:
         if args.all:
             sweep(args.workdir, every=True)

@@ -26,10 +26,11 @@ leaves: that checks the flash model against CircuitPython's ``ByteArray.c`` logi
 The engine and hw packages go on the drive as ``.mpy`` (faster boots).
 """
 
-import argparse
 import random
 import sys
 from pathlib import Path
+
+from tools import cli
 
 HERE = Path(__file__).resolve().parent / "device"  # scripts that run on the Pico
 SAVE_CODE = HERE / "nvm_save_code.py"
@@ -206,7 +207,7 @@ def sweep(workdir, points=None, timing="typ", say=print):
 def main(argv=None):
     from tools.picosim.run import PicoError, missing
 
-    p = argparse.ArgumentParser(prog="python -m tools.picosim.powercut",
+    p = cli.Parser("powercut", prog="python -m tools.picosim.powercut",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--all", action="store_true",
                    help="every erase/program step, whole and half done")
@@ -218,6 +219,10 @@ def main(argv=None):
     if reason:
         print("powercut: %s" % reason, file=sys.stderr)
         return 2
+    try:
+        cli.output_folder("--workdir", args.workdir)
+    except cli.OutputError as err:
+        return cli.fail("powercut", err)
     try:
         sweep(args.workdir, None if args.all else list(SHORT), args.timing)
     except (PicoError, CutError) as err:

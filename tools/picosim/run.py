@@ -132,10 +132,10 @@ def rgb565_to_rgb(words, width, height):
     return rgb.astype(np.uint8).reshape(height, width, 3)
 
 
-def build_image(workdir, settings=None, mpy=None, code=None):
+def build_image(workdir, settings=None, mpy=None, code=None, libraries=()):
     """Write the CIRCUITPY image into ``workdir``; return its path."""
     try:
-        files = drives.drive_files(settings, mpy=mpy, code=code)
+        files = drives.drive_files(settings, mpy=mpy, code=code, libraries=libraries)
         image = make_image(files, FAT_SECTORS)
     except (drives.DriveError, FatError, OSError) as err:
         raise PicoError(str(err)) from None
@@ -165,12 +165,13 @@ def _fram_job(workdir, fram):
 
 def run(workdir, *, seconds, events=(), settings=None, mpy=None, code=None,
         capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None,
-        fram=None, stop_on=None):
+        fram=None, stop_on=None, libraries=()):
     """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.
 
     ``events``: ``[(ms after t0, logical key, down)]``; a key down drives its pin low.
     ``stop_on``: stop as soon as the console shows this text (``done["reason"]``
-    says which way the run ended).
+    says which way the run ended). ``libraries``: more top-level modules whose
+    libraries go on the drive (a measurement's), beside those the firmware imports.
     ``flash``: ``None`` (rp2040js ignores flash writes), or a dict turning on the
     serial-flash model of ``flash.mjs``: ``nvm`` (bytes: the nvm sector at reset),
     ``cut_after`` (stop after this many erase/program steps in the nvm sector: a
@@ -189,7 +190,7 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=None, code=None,
         raise PicoError(reason)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    image = build_image(workdir, settings, mpy, code)
+    image = build_image(workdir, settings, mpy, code, libraries)
     keys, dc, cs = profile_pins(profile)
     job = {
         "uf2": str(UF2), "bootrom": str(BOOTROM), "fat": str(image), "fatOffset": FAT_OFFSET,

@@ -57,16 +57,10 @@ from hw.draw import gfx
 from hw.draw import card_view
 from hw.draw.card_view import CardView, Shapes
 from hw.draw.text import LEFT, RIGHT, Text
-from hw.messages import MESSAGES, MESSAGE_WIDTH, MSG_NONE, PACK_AT, PACK_TEXT
-
-NAMES = (b"A", b"B")  # the seats, in the score line
-CPU_NAME = b"CPU"  # seat B vs the CPU
-# The score line, as the reader sees it: "<me> 1 - 0 <them>  first to 2".
-SCORE_DASH = b" - "
-SCORE_FIRST_TO = b"  first to "
-SCORE_WIDTH = 23  # "CPU 0 - 1 A  first to 2"
-LOCKED_TEXT = b"LOCKED"
-LOCKED_AT = len(PACK_TEXT) + 2  # columns from the reader's left: after the pack count
+from hw.messages import (
+    LOCKED_AT, LOCKED_TEXT, MESSAGES, MESSAGE_WIDTH, MSG_NONE, PACK_AT, PACK_TEXT, SCORE_WIDTH,
+    write_score,
+)
 
 
 def table_layout(width, height):
@@ -127,12 +121,14 @@ class TableView:
 
         shapes = Shapes(geo["card_w"], geo["card_h"], cards[0], cards[1],
                         cards[2] if len(cards) > 2 else None)
+        self.cards_layer = displayio.Group()  # hidden by hw.app while "Get ready..." shows
+        self.group.append(self.cards_layer)
         self.cards = []
         for pos, (x, y) in enumerate(card_places(geo)):
             card = CardView(shapes, x, y, geo["card_w"], geo["card_h"], geo["scale"],
                             flipped=pos >= 4)
             self.cards.append(card)
-            self.group.append(card.group)
+            self.cards_layer.append(card.group)
 
         ts = geo["text_scale"]
         ms = geo["message_scale"]
@@ -195,27 +191,7 @@ class TableView:
     def _write_scores(self, wins):
         """Write both score lines: "<me> n - n <them>  first to <wins>"."""
         for seat in range(2):
-            me = CPU_NAME if seat == 1 and self.cpu else NAMES[seat]
-            them = CPU_NAME if seat == 0 and self.cpu else NAMES[1 - seat]
-            text = self.won_text[seat]
-            i = SCORE_WIDTH - len(me) - len(them) - 2 - len(SCORE_DASH) - \
-                len(SCORE_FIRST_TO) - 3
-            for k in range(i):
-                text.put(k, 32)
-            text.write(i, me)
-            i += len(me)
-            text.put(i, 32)
-            text.number(i + 1, min(self.score[seat], wins), 1)
-            i += 2
-            text.write(i, SCORE_DASH)
-            i += len(SCORE_DASH)
-            text.number(i, min(self.score[1 - seat], wins), 1)
-            text.put(i + 1, 32)
-            i += 2
-            text.write(i, them)
-            i += len(them)
-            text.write(i, SCORE_FIRST_TO)
-            text.number(i + len(SCORE_FIRST_TO), wins, 1)
+            write_score(self.won_text[seat], seat, self.cpu, self.score, wins)
 
     def _color(self, pos, top, pending, coverable, flash):
         """The border colour of position ``pos`` showing ``top``."""

@@ -3,12 +3,12 @@
 Seat A sits at the bottom edge, seat B at the top edge; all of B's text and cards
 are drawn upside down. From top to bottom::
 
-    B's strip   (B's pack count, LOCKED, B's games won)                upside down
+    B's strip   (B's pack count, LOCKED, the score)                    upside down
     B's band    B's active card (big, at B's left) and B's message line upside down
     the row     piles 0 .. n-1 from A's left; each pile is drawn twice, edge to edge:
                 its upper half turned for B, its lower half upright for A
     A's band    A's active card (at A's left) and A's message line
-    A's strip   (A's pack count, LOCKED, A's games won)
+    A's strip   (A's pack count, LOCKED, the score "A 1 - 0 B  first to 2")
 
 So every card on the table reads the right way up from both seats, as the 2x4
 game's rows do. The row holds 3, 4 or 6 piles (``game.piles``): the view keeps six
@@ -45,8 +45,8 @@ from engine.ticks import ticks_diff
 from hw.draw import gfx
 from hw.draw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
 from hw.messages import (
-    LOCKED_TEXT, MESSAGE_WIDTH, MESSAGES, MSG_DEMO, MSG_GO, MSG_NONE, MSG_TIE, OF_AT, PACK_AT,
-    PACK_TEXT, WON_AT, WON_TEXT,
+    LOCKED_AT, LOCKED_TEXT, MESSAGE_WIDTH, MESSAGES, MSG_DEMO, MSG_GO, MSG_NONE, MSG_TIE, PACK_AT,
+    PACK_TEXT, SCORE_WIDTH, write_score,
 )
 from hw.draw.text import LEFT, RIGHT, Text
 
@@ -124,6 +124,8 @@ class RowView:
         # The row: pile i's B half above the middle line, its A half below it.
         mid = height // 2
         shapes = Shapes(geo["pile_w"], half, cards[0], cards[1])
+        self.cards_layer = displayio.Group()  # hidden by hw.app while "Get ready..." shows
+        self.group.append(self.cards_layer)
         self.piles_a = []  # by pile (A's half: upright)
         self.piles_b = []  # by pile (B's half: turned)
         for pile in range(MAX_PILES):
@@ -131,7 +133,7 @@ class RowView:
                 y = mid - half if seat == 1 else mid
                 card = CardView(shapes, 0, y, geo["pile_w"], half, scale, flipped=seat == 1)
                 halves.append(card)
-                self.group.append(card.group)
+                self.cards_layer.append(card.group)
 
         # The active cards, at each seat's own left (B's left is the screen's right).
         margin = geo["margin"]
@@ -148,7 +150,7 @@ class RowView:
             x = margin if seat == 0 else width - margin - aw
             card = CardView(active_shapes, x, top, aw, ah, scale, flipped=flip)
             self.actives.append(card)
-            self.group.append(card.group)
+            self.cards_layer.append(card.group)
             # The message line: beside the active card, centred in the rest of the band.
             rest_x = margin + aw + (width - margin - aw) // 2
             mx = rest_x if seat == 0 else width - rest_x
@@ -169,11 +171,12 @@ class RowView:
             pack = Text(glyphs, len(PACK_TEXT) + 1, gfx.TEXT, ts, flip, (0.0, 0.5), (left, y),
                         LEFT, gfx.PANEL)
             pack.set(PACK_TEXT)
-            won = Text(glyphs, len(WON_TEXT), gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
+            won = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
                        gfx.PANEL)
-            won.set(WON_TEXT)
-            lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.5, 0.5),
-                        (width // 2, y), background=gfx.LOCKED)
+            cell = gfx.GLYPH_W * ts
+            lock_x = left + LOCKED_AT * cell if seat == 0 else left - LOCKED_AT * cell
+            lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5),
+                        (lock_x, y), background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
             lock.hidden = True
             for text in (pack, won, lock):
@@ -186,6 +189,7 @@ class RowView:
         self.changes = -1
         self.hints = False
         self.wins = -1
+        self.cpu = False
         self.score = bytearray(2)
         self.packs = bytearray(2)
         self.locked = bytearray(2)
@@ -232,11 +236,13 @@ class RowView:
         app's ``hw.app.feedback.Feedback``: its message ids arrive worded in ``msg``, its
         notes in ``lines``; this screen tells ties itself and draws no flashes)."""
         wins = game.rules.wins
+        cpu = feedback is not None and feedback.cpu
         busy = False  # cards redrawn this frame: the message waits for the next
         if game.piles != self.piles:
             self._lay_out(game.piles)
             self.changes = -1
-        if game.changes != self.changes or hints != self.hints or wins != self.wins:
+        if game.changes != self.changes or hints != self.hints or wins != self.wins or \
+                cpu != self.cpu:
             self.changes = game.changes
             self.hints = hints
             tops = game.tops
@@ -259,6 +265,7 @@ class RowView:
                     a.mark(color)
                     b.mark(color)
                     busy = True
+            rescore = wins != self.wins or cpu != self.cpu
             for seat in range(2):
                 card = self.actives[seat]
                 active = game.active[seat]
@@ -271,12 +278,14 @@ class RowView:
                     self.packs[seat] = count
                     self.packs_text[seat].number(PACK_AT, count, 2)
                 score = game.score[seat]
-                if score != self.score[seat] or wins != self.wins:
+                if score != self.score[seat]:
                     self.score[seat] = score
-                    won = self.won_text[seat]
-                    won.number(WON_AT, min(score, wins), 1)
-                    won.number(OF_AT, wins, 1)
+                    rescore = True
             self.wins = wins
+            self.cpu = cpu
+            if rescore:
+                for seat in range(2):
+                    write_score(self.won_text[seat], seat, cpu, self.score, wins)
             if game.ties != self.ties:
                 if game.ties > self.ties:  # a new tie (a new game starts from 0)
                     self.tie_on = True

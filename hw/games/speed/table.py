@@ -3,11 +3,11 @@
 Seat A sits at the bottom edge, seat B at the top edge, facing each other; B's cards
 and all of B's text are drawn upside down. From top to bottom::
 
-    B's strip   B's draw pile count, message (LOCKED over it), B's score   upside down
+    B's strip   B's draw pile count (LOCKED over it), message, B's score   upside down
     B's hand    slots 4 3 2 1 0 (B's own left is the screen's right)     upside down
     middle      side 0 count | middle pile 0 | middle pile 1 | side 1 count
     A's hand    slots 0 1 2 3 4
-    A's strip   A's draw pile count, message (LOCKED over it), A's score
+    A's strip   A's draw pile count (LOCKED over it), message, A's score
 
 * The middle piles are the biggest cards (rank and suit at the largest glyph scale,
   ``hw.draw.card_view.GLYPH_SCALE_MAX``); pile 0 is on A's left, as RULES-SPEED.md puts
@@ -19,13 +19,18 @@ and all of B's text are drawn upside down. From top to bottom::
   (``hw.games.speed.keys``: waiting for a pile button), red = the pad is locked (all five),
   light blue = it fits a pile (hints on: attract mode, or the menu's hints), dark =
   an empty slot.
-* A tie (both players on one pile in one tick) flashes both piles' borders gold and
-  says "Tie" in both strips for :data:`TIE_MS`; LOCKED is a red box over the strip's
-  message while the seat's pad is locked.
+* A tie (both players on one pile in one tick) outlines the pile fought over in
+  magenta (``gfx.FLASH``, the tie's colour on every table) and says "Tie" in both
+  strips for :data:`TIE_MS`; the pile is the one ``hw.app.feedback`` flashes (bit
+  ``n`` of ``flashing`` is the play ``n = 5 * pile + slot``). LOCKED is a red box over
+  the seat's draw pile count while its pad is locked (a locked seat plays nothing, so
+  its count cannot change meanwhile): the message beside it stays readable.
 * Messages are short (at most :data:`MESSAGE_WIDTH` characters: the strip also holds
-  the counts on a 240-pixel-wide screen); a game won by going out says "Speed!",
-  one won on a deadlock by fewer cards says so. Each seat's strip also shows that
-  seat's notes from ``hw.app.feedback`` ("Not 1 up or down!", "Locked: wait").
+  the counts on a 240-pixel-wide screen, the message centred between them); a game
+  won by going out says "Speed!", one won on a deadlock by fewer cards says so. Each
+  seat's strip also shows that seat's notes from ``hw.app.feedback`` ("Not 1 up or
+  down!", "Locked: wait"). The score reads "1/2 wins" (games won of the games the
+  match needs) or "12/50 pts" in a points match.
 
 Drawing design as in ``hw.games.grid.table`` (``hw.draw.card_view.CardView`` per card, ``hw.draw.text``
 glyph tiles for text, one layer per pixel): :meth:`SpeedView.update` reads the
@@ -64,8 +69,6 @@ _SPEED_WORDS = {
     messages.MSG_DRAW: (b"Draw - new deal", b"Draw - new deal"),
     messages.MSG_PAUSED: (b"Paused - START", b"Paused - START"),
     messages.MSG_DEMO: (b"DEMO: press a key", b"DEMO: press a key"),
-    messages.MSG_CPU_WIN_A: (b"You win the game!", b"Player wins"),
-    messages.MSG_CPU_MATCH_A: (b"You win the match!", b"Player wins match"),
     messages.MSG_TIE: (b"Tie - nothing moves", b"Tie - nothing moves"),
     messages.MSG_ILLEGAL: (b"Not 1 up or down!", b"Not 1 up or down!"),
 }
@@ -75,22 +78,22 @@ MSG_OUT_B = _OWN + 1
 MSG_FEWER_A = _OWN + 2  # a deadlock won with fewer cards
 MSG_FEWER_B = _OWN + 3
 MESSAGES = tuple(_SPEED_WORDS.get(i, texts) for i, texts in enumerate(messages.MESSAGES)) + (
-    (b"Speed! You win!", b"Speed! A is out"),
-    (b"Speed! B is out", b"Speed! You win!"),
-    (b"Stuck: you win", b"Stuck: A has fewer"),
-    (b"Stuck: B has fewer", b"Stuck: you win"),
+    messages.both(b"Speed! A is out"),  # results: the same words on both lines (hw.messages)
+    messages.both(b"Speed! B is out"),
+    messages.both(b"Stuck: A has fewer"),
+    messages.both(b"Stuck: B has fewer"),
 )
 del _SPEED_WORDS
 MESSAGE_WIDTH = 19  # the longest message
 
 DRAW_TEXT = b"Draw 15"  # the draw pile's count is written at DRAW_AT
 DRAW_AT = 5
-SCORE_WIDTH = 9  # "Won 1/2" or "Pts 12/30", at the reader's right
-WON_LABEL = b"Won "
-POINTS_LABEL = b"Pts "
+SCORE_WIDTH = 11  # "1/2 wins" or "12/100 pts", at the reader's right
+WINS_UNIT = b" wins"
+POINTS_UNIT = b" pts"
 SIDE_TEXT = b"Side 10"
 SIDE_AT = 5
-LOCKED_TEXT = b" LOCKED "
+LOCKED_TEXT = b"LOCKED"  # over the draw count, in a field as wide
 
 
 def speed_layout(width, height):
@@ -177,19 +180,21 @@ class SpeedView:
             self.group.append(box)
 
         hand_shapes = Shapes(geo["hand_w"], geo["hand_h"], sheets[0], sheets[1])
+        self.cards_layer = displayio.Group()  # hidden by hw.app while "Get ready..." shows
+        self.group.append(self.cards_layer)
         self.hand = []
         for k, (x, y) in enumerate(hand_places(geo)):
             card = CardView(hand_shapes, x, y, geo["hand_w"], geo["hand_h"], geo["hand_scale"],
                             flipped=k >= _SLOTS, one_index=True)  # a hand is its owner's
             self.hand.append(card)
-            self.group.append(card.group)
+            self.cards_layer.append(card.group)
         pile_shapes = Shapes(geo["pile_w"], geo["pile_h"], sheets[2], sheets[3])
         self.piles = []
         for x, y in pile_places(geo):
             card = CardView(pile_shapes, x, y, geo["pile_w"], geo["pile_h"], geo["pile_scale"],
                             flipped=False)
             self.piles.append(card)
-            self.group.append(card.group)
+            self.cards_layer.append(card.group)
 
         ts = geo["text_scale"]
         margin = max(3, width // 60)
@@ -206,6 +211,8 @@ class SpeedView:
                 side.set(SIDE_TEXT)
                 self.group.append(side.group)
                 self.side_text.append(side)
+        # the message: centred between the draw count and the score (A's side; B's mirrored)
+        middle = (width + (len(DRAW_TEXT) - SCORE_WIDTH) * gfx.GLYPH_W * ts) // 2
         self.draw_text = []
         self.score_text = []
         self.lock_text = []
@@ -220,9 +227,9 @@ class SpeedView:
             draw.set(DRAW_TEXT)
             score = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
                          gfx.PANEL)
-            message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ts, flip, (0.5, 0.5), (width // 2, y),
-                           background=gfx.PANEL)
-            lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.5, 0.5), (width // 2, y),
+            message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ts, flip, (0.5, 0.5),
+                           (middle if seat == 0 else width - middle, y), background=gfx.PANEL)
+            lock = Text(glyphs, len(DRAW_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5), (left, y),
                         background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
             lock.hidden = True
@@ -245,6 +252,7 @@ class SpeedView:
         self.ties = 0
         self.tie_until = 0
         self.tie_on = False
+        self.tie_piles = 0  # bit p: middle pile p was fought over (outlined while tie_on)
         self.message = -1
         self.shown = bytearray(b"\xff\xff")  # the message id on each seat's line
         self.set_message(messages.MSG_NONE)
@@ -270,6 +278,7 @@ class SpeedView:
             if ties > self.ties:
                 self.tie_on = True
                 self.tie_until = ticks_add(now, TIE_MS)
+                self.tie_piles = _piles(feedback.flashing if feedback is not None else 0)
                 self.changes = -1  # the piles' borders
             self.ties = ties
         elif self.tie_on and ticks_diff(now, self.tie_until) >= 0:
@@ -343,7 +352,12 @@ class SpeedView:
             if top != view.card:
                 view.show(top)
                 busy = True
-            color = gfx.EMPTY if top == NO_CARD else gfx.GOLD if self.tie_on else gfx.EDGE
+            if top == NO_CARD:
+                color = gfx.EMPTY
+            elif self.tie_on and (self.tie_piles >> pile) & 1:
+                color = gfx.FLASH
+            else:
+                color = gfx.EDGE
             if color != view.border:
                 view.mark(color)
                 busy = True
@@ -369,8 +383,8 @@ class SpeedView:
             value = game.points[seat] if goal else game.score[seat]
             if value != self.score[seat] or goal != self.goal or wins != self.wins:
                 self.score[seat] = value
-                _fraction(self.score_text[seat], POINTS_LABEL if goal else WON_LABEL,
-                          value, goal if goal else wins)
+                _fraction(self.score_text[seat], value, goal if goal else wins,
+                          POINTS_UNIT if goal else WINS_UNIT)
         self.goal = goal
         self.wins = wins
 
@@ -383,20 +397,26 @@ class SpeedView:
         return self.piles[pile].card
 
 
-def _fraction(text, label, value, of):
-    """Write ``label`` + ``value/of`` into ``text`` (right-aligned), without allocating."""
+def _piles(plays):
+    """The middle piles (bit p: pile p) of a mask of plays (bit n: n = 5 * pile + slot);
+    both piles if the mask is empty (a tie drawn without ``hw.app.feedback``)."""
+    piles = (1 if plays & 0x1F else 0) | (2 if plays >> _SLOTS else 0)
+    return piles if piles else 3
+
+
+def _fraction(text, value, of, unit):
+    """Write ``value/of`` + ``unit`` into ``text`` (right-aligned), without allocating."""
     width = text.width
     digits_v = _digits(value)
     digits_o = _digits(of)
-    n = len(label) + digits_v + 1 + digits_o
+    n = digits_v + 1 + digits_o + len(unit)
     col = width - n if n < width else 0
     for i in range(col):
         text.put(i, 32)
-    text.write(col, label)
-    col += len(label)
     col = _put_int(text, col, value, digits_v)
     text.put(col, 47)  # "/"
-    _put_int(text, col + 1, of, digits_o)
+    col = _put_int(text, col + 1, of, digits_o)
+    text.write(col, unit)
 
 
 def _digits(value):
