@@ -89,6 +89,7 @@ PICOSIM = ("the emulated Pico: minutes per run and the CircuitPython stack (make
 CPSTACK = "the CircuitPython stack, which a copy of the repository lacks; tests/test_cpstack.py"
 NOT_RUN = {
     "make test": "this test is part of make test",
+    "make check": "a part of make test (this test is in make test)",
     "make node_modules": "npm ci of the MicroPython VM; in the copy node_modules is this"
     " checkout's (a link): make test and make bench run it first",
     "make picosim": PICOSIM,
@@ -174,7 +175,7 @@ NOT_RUN = {
     "tools/replay /tmp/x.log": XVFB,
 }
 # make commands of NOT_RUN with real values: `make -n` shows the target and variables exist.
-DRY_RUN = ("make test", "make node_modules", "make picosim", "make capture PORT=/dev/ttyACM1",
+DRY_RUN = ("make test", "make check", "make node_modules", "make picosim", "make capture PORT=/dev/ttyACM1",
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
