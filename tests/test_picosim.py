@@ -356,7 +356,8 @@ def test_command_line_help_runs():
 # A second session (issue 13): the Pico boots with "Shared row" remembered in its nvm
 # (the flash model given the sector a menu choice wrote) and CSPEED_DIAG=1. The
 # firmware demos the row game after 1 s idle; START ends it and opens the menu; pad A
-# sets "Match by: rank or suit" (up, up, +, +: a blind press then often plays); START
+# sets "Match by: suit" (up, up, +, +: from the default "rank or suit" through "rank";
+# a blind press then often plays); START
 # begins a two-player row match; both players press through the GPIO pins.
 ROW_SEED = 1313
 ROW_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
@@ -402,7 +403,7 @@ def test_row_game_demo_and_match_on_the_pico_replay(row_session):
     assert "# attract\nCSLOG 1\nrules game=row piles=4 match=either redeal=all" in data
     demo, match = row_session.matches[0], row_session.matches[-1]
     assert len(row_session.matches) == 2
-    assert match.splitlines()[1].startswith("rules game=row piles=4 match=either redeal=all")
+    assert match.splitlines()[1].startswith("rules game=row piles=4 match=suit redeal=all")
     demo_trace = _trace(demo)
     assert any(e["ev"] == "press" for e in demo_trace)  # the row bots played
     assert any(e["ev"] == "deal" and len(e["tops"]) == 4 for e in demo_trace)

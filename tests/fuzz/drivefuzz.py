@@ -157,14 +157,6 @@ def without_ours(snap):
     return {k: v for k, v in snap.items() if not k.startswith(OURS)}
 
 
-def firmware_files(libs):
-    names = {"code.py", "boot.py", "settings.toml"}
-    for package in deploy.PACKAGES:
-        names.add(package)
-        names.update("%s/%s" % (package, p.name) for p in (ROOT / package).glob("*.py"))
-    return names
-
-
 def check(drive, before, settings, libs, error, out):
     """Judge one case; return its outcome name."""
     after = snapshot(drive)
@@ -173,8 +165,10 @@ def check(drive, before, settings, libs, error, out):
         assert without_ours(after) == without_ours(before), "a refused deploy changed the drive"
         return "refused"
     for package in deploy.PACKAGES:
-        here = sorted(p.name for p in (ROOT / package).glob("*.py"))
-        assert sorted(p.name for p in (drive / package).iterdir()) == here, package
+        here = sorted(str(p.relative_to(ROOT / package)) for p in (ROOT / package).rglob("*.py"))
+        there = sorted(str(p.relative_to(drive / package))
+                       for p in (drive / package).rglob("*") if p.is_file())
+        assert there == here, package
         for name in here:
             assert (drive / package / name).read_bytes() == (ROOT / package / name).read_bytes()
     for name in ("code.py", "boot.py"):

@@ -26,24 +26,30 @@ class Pin:
 # (``shared-bindings/microcontroller/Pin.c``, ``validate_obj_is_free_pin``). Note that
 # ``displayio.release_displays()`` frees a ``FourWire``'s own pins, never the ``SPI``
 # bus the code made for it.
+# A pin is known by its name, as a board's pins are singletons: keying by ``id`` would
+# let a new object take the address (and so the claim) of one the collector freed.
 _claimed = set()
+
+
+def _key(pin):
+    return getattr(pin, "name", None) or id(pin)
 
 
 def claim(*pins):
     """Take ``pins`` (None skipped); ``ValueError`` naming the first one already taken."""
     pins = [p for p in pins if p is not None]
     for pin in pins:
-        if id(pin) in _claimed:
+        if _key(pin) in _claimed:
             raise ValueError("%s in use" % getattr(pin, "name", pin))
     for pin in pins:
-        _claimed.add(id(pin))
+        _claimed.add(_key(pin))
 
 
 def release(*pins):
     """Free ``pins`` (None skipped)."""
     for pin in pins:
         if pin is not None:
-            _claimed.discard(id(pin))
+            _claimed.discard(_key(pin))
 
 
 def release_all():

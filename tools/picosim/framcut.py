@@ -32,6 +32,7 @@ made that way from the save run's bytes, without 99 save runs per scenario.
 The engine and hw packages go on the drive as ``.mpy`` (faster boots).
 """
 
+import contextlib
 import random
 import sys
 from pathlib import Path
@@ -78,8 +79,11 @@ def _load_save_code():
     return module
 
 
+@contextlib.contextmanager
 def model_store(fram_image, nvm):
-    """The CPython model: ``(chip, hw.store.fram.FramStore)`` on a FileFRAM holding ``fram_image``."""
+    """The CPython model: ``(chip, hw.store.fram.FramStore)`` on a FileFRAM holding
+    ``fram_image``; its bus lets go of GP27/GP26 when the ``with`` block ends, as a
+    board's would on ``deinit``."""
     from hw.store.fram import FramStore
     from tools.cpstubs import busio
     from tools.emulate.fram import FileFRAM
@@ -90,9 +94,12 @@ def model_store(fram_image, nvm):
     busio.attach("GP27", "GP26", chip)
     try:
         i2c = busio.I2C(_Pin("GP27"), _Pin("GP26"), frequency=FREQUENCY)
-        return chip, FramStore(i2c, nvm)
     finally:
         busio.detach_all()
+    try:
+        yield chip, FramStore(i2c, nvm)
+    finally:
+        i2c.deinit()
 
 
 def model_load(fram_image, nvm):
@@ -101,7 +108,8 @@ def model_load(fram_image, nvm):
     from hw.store.record import CRC, MENU, Record
 
     r = Record(DEFAULTS)
-    slot = r.load(model_store(fram_image, nvm)[1])
+    with model_store(fram_image, nvm) as (_, store):
+        slot = r.load(store)
     return slot, bytes(r.buf[MENU:CRC])
 
 
@@ -123,22 +131,22 @@ class Case:
                 r.game_won(rnd.randrange(2), rnd.randrange(9000, 60000), rnd.choice((-1, 0, 1)))
                 r.save(nvm)
         self.nvm = bytes(nvm._data)
-        chip, store = model_store(bytes(FRAM_SIZE), self.nvm)
-        r = Record(DEFAULTS)
-        r.load(store)
-        for _ in range(SCENARIOS[name]):
-            r.game_won(rnd.randrange(2), rnd.randrange(9000, 60000), rnd.choice((-1, 0, 1)))
-            r.reaction(rnd.randrange(2), rnd.randrange(200, 900))
-            r.save(store)
-        self.before = bytes(chip.data)
-        chip, store = model_store(self.before, self.nvm)
-        again = Record(DEFAULTS)
-        again.load(store)
-        self.old = bytes(again.buf[MENU:CRC])
-        _load_save_code().change(again)
-        self.slot = again.save(store)
-        self.new = bytes(again.buf[MENU:CRC])
-        self.after = bytes(chip.data)
+        with model_store(bytes(FRAM_SIZE), self.nvm) as (chip, store):
+            r = Record(DEFAULTS)
+            r.load(store)
+            for _ in range(SCENARIOS[name]):
+                r.game_won(rnd.randrange(2), rnd.randrange(9000, 60000), rnd.choice((-1, 0, 1)))
+                r.reaction(rnd.randrange(2), rnd.randrange(200, 900))
+                r.save(store)
+            self.before = bytes(chip.data)
+        with model_store(self.before, self.nvm) as (chip, store):
+            again = Record(DEFAULTS)
+            again.load(store)
+            self.old = bytes(again.buf[MENU:CRC])
+            _load_save_code().change(again)
+            self.slot = again.save(store)
+            self.new = bytes(again.buf[MENU:CRC])
+            self.after = bytes(chip.data)
         changed = [i for i in range(FRAM_SIZE) if self.before[i] != self.after[i]]
         self.offset = self.slot * 128
         self.length = len(again.buf)
