@@ -49,7 +49,7 @@ JOBS ?= auto
 PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadgroup --no-loadscope-reorder
 test: venv node_modules
 	@$(CPSTACK) fetch --quiet || echo "make test: going on; the tests that need what is missing skip"
-	$(PYTEST) tests
+	$(PYTEST) --durations=15 tests
 
 # The edit-test loop: the engine's rules and properties, the firmware on the stand-ins
 # (tools/cpstubs), the engine's zero-allocation proofs (tests/mpy, heap_lock).

@@ -158,3 +158,33 @@ def _pins_free():
     if stubs is not None:
         stubs.release_all()
     yield
+
+
+class _NoWallWaits:
+    """``time`` for Blinka's ``busdisplay``, without its waits (see below)."""
+
+    def __getattr__(self, name):
+        import time
+
+        return getattr(time, name)
+
+    @staticmethod
+    def sleep(seconds):
+        pass
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_panel_waits():
+    """Blinka's ``BusDisplay`` sleeps through each delay of a panel's init sequence
+    (1.1 s of wall time per display built) and between refreshes to hold a frame
+    rate: waits for a panel that is not there. The firmware's time in these tests is
+    the rig's clock, never the wall's, so nothing a test checks depends on them."""
+    try:
+        import busdisplay
+    except ImportError:
+        yield
+        return
+    real = busdisplay.time
+    busdisplay.time = _NoWallWaits()
+    yield
+    busdisplay.time = real
