@@ -132,6 +132,8 @@ NOT_RUN = {
     ".venv/bin/python -m tools.picosim --setting CSPEED_DIAG=1 --diag --json report.json"
     " --seconds 30": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/heap_code.py --mpy none --diag": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/qstr_code.py --setting"
+    " PROBE_GAMES=3 --seconds 25": PICOSIM,
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
     ".venv/bin/python -m tools.picosim.heap --games aggravation": PICOSIM,
