@@ -34,12 +34,12 @@ from engine.family_rules import (
     DURATION_LIMIT, DURATION_MAX, TIE_NAMES, TIE_REPLAY, WINS_MAX, RulesBase,
 )
 
-TARGET_MIN = const(1)
-TARGET_MAX = const(25)
+_TARGET_MIN = const(1)
+_TARGET_MAX = const(25)
 
 # Keys of ``rules game=aggravation``, in the order a writer prints them.
-AGGRAVATION_KEYS = ("game", "frustration", "target", "call", "penalty", "stuck", "deal", "tie",
-                    "rutter", "wins")
+_AGGRAVATION_KEYS = const(("game", "frustration", "target", "call", "penalty", "stuck",
+                           "deal", "tie", "rutter", "wins"))
 _NAMED = {"tie": TIE_NAMES}
 
 
@@ -56,7 +56,7 @@ class AggravationRules(RulesBase):
     """
 
     GAME = "aggravation"
-    KEYS = AGGRAVATION_KEYS
+    KEYS = _AGGRAVATION_KEYS
     NAMED = _NAMED
     PRESS = "position"
 
@@ -83,7 +83,7 @@ class AggravationRules(RulesBase):
         if self.game != "aggravation":
             raise ValueError("game must be aggravation")
         _check("frustration", self.frustration, 0, 1)
-        _check("target", self.target, TARGET_MIN, TARGET_MAX)
+        _check("target", self.target, _TARGET_MIN, _TARGET_MAX)
         _check("call", self.call, 1, DURATION_LIMIT - 1)
         for key in ("penalty", "stuck", "deal"):
             _check(key, getattr(self, key), 0, DURATION_MAX)

@@ -7,15 +7,15 @@ is for the screen. :data:`NO_CARD` (255) marks an empty position.
 
 from engine.compat import const
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-_RANK_BYTES = b"A23456789TJQK"
-_SUIT_BYTES = b"CDHS"
+_RANKS = const("A23456789TJQK")
+_SUITS = const("CDHS")
+_RANK_BYTES = const(b"A23456789TJQK")
+_SUIT_BYTES = const(b"CDHS")
 NO_CARD = const(255)
-DECK_SIZE = const(52)
+_DECK_SIZE = const(52)
 
 # Built once at import: indexing this tuple never allocates.
-CARD_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+CARD_NAMES = tuple(r + s for r in _RANKS for s in _SUITS)
 
 
 def rank(card):
@@ -42,8 +42,8 @@ def parse_card(text):
     """Return the code of a card written like ``"5C"``, or -1 if it is not one."""
     if len(text) != 2:
         return -1
-    r = RANKS.find(text[0])
-    s = SUITS.find(text[1])
+    r = _RANKS.find(text[0])
+    s = _SUITS.find(text[1])
     if r < 0 or s < 0:
         return -1
     return r * 4 + s

@@ -41,19 +41,19 @@ OVER = const(4)  # the game has ended (the match may go on)
 # Return codes of press/start/advance (no exceptions in steady state).
 OK = const(0)
 E_TIME = const(1)  # earlier than the game's clock (or not a tick value)
-E_NO_GAME = const(2)  # a press before the first start
+_E_NO_GAME = const(2)  # a press before the first start
 E_ARG = const(3)  # player or position out of range, or an argument not an int
-E_FULL = const(4)  # more than TICK_CAPACITY presses in one ms
+_E_FULL = const(4)  # more than TICK_CAPACITY presses in one ms
 E_NO_DECK = const(5)  # start without a deck waiting
 E_BUSY = const(6)  # start while the previous game is still on
 E_MATCH_OVER = const(7)  # start after the match was won
 
-PLAYER_A = const(0)
+_PLAYER_A = const(0)
 PLAYER_B = const(1)
 PLAYER_NAMES = ("A", "B")
 
 # Phases.
-PHASE_NAMES = ("idle", "dealing", "play", "stuck", "over")
+_PHASE_NAMES = const(("idle", "dealing", "play", "stuck", "over"))
 
 # Press results, as in LOG.md.
 COVER = const(0)
@@ -258,14 +258,14 @@ class FamilyGame:
         if not 0 <= player <= 1 or not 0 <= code < self.codes:
             return E_ARG
         if not self.started:
-            return E_NO_GAME
+            return _E_NO_GAME
         if t != self.clock:  # same ms as the clock: nothing can be due
             if not 0 <= t < _TICKS_LIMIT or (t - self.clock) & _TICKS_MAX >= _TICKS_HALF:
                 return E_TIME  # (the second test is ticks_diff(t, clock) < 0, written out)
             self._move_to(t)
         n = self.tick_n
         if n == TICK_CAPACITY:
-            return E_FULL
+            return _E_FULL
         self.tick_player[n] = player
         self.tick_pos[n] = code
         self.tick_t = t

@@ -95,8 +95,8 @@ MISS_PCT = const(4)
 MISS_MIN = const(5)
 MISS_MAX = const(6)
 SLIP_PCT = const(7)
-CHECK_PCT = const(8)
-N_PARAMS = const(9)
+_CHECK_PCT = const(8)
+_N_PARAMS = const(9)
 
 # One row of small ints per level, read by index (no allocation).
 LEVELS = (
@@ -122,8 +122,8 @@ def level_params(level):
         level = LEVEL_NAMES.index(level)
     if isinstance(level, int):
         return LEVELS[level]
-    if len(level) != N_PARAMS:
-        raise ValueError("a level is %d ints" % N_PARAMS)
+    if len(level) != _N_PARAMS:
+        raise ValueError("a level is %d ints" % _N_PARAMS)
     for v in level:
         if not 0 <= v < (1 << 20):
             raise ValueError("level parameters must be in [0, 2**20)")
@@ -211,7 +211,7 @@ class Bot:
         if pos < 0:
             return -1
         if self.gone and (ticks_diff(now, self.gone_at) >= self.p[REACT_MIN]
-                          or self.rng.below(100) < self.p[CHECK_PCT]):
+                          or self.rng.below(100) < self.p[_CHECK_PCT]):
             # Saw in time that the target went away: take the next one.
             pos = self._aimed(now)
             if pos < 0:

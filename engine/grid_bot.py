@@ -47,7 +47,7 @@ _MAX = const((1 << 29) - 1)  # engine.ticks, written out (see engine.family_bot)
 _HALF = const(1 << 28)
 # Each player's preference on equal notice times, by position (lower first): own
 # row left to right, then the far row from the near end (so two players split a pair).
-_RANK = ((0, 1, 2, 3, 7, 6, 5, 4), (7, 6, 5, 4, 0, 1, 2, 3))
+_RANK = const(((0, 1, 2, 3, 7, 6, 5, 4), (7, 6, 5, 4, 0, 1, 2, 3)))
 
 
 class GridBot(Bot):

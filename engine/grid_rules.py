@@ -3,19 +3,21 @@
 Defaults are those of RULES.md; ``rutter`` is David Rutter's variant (RULES.md section 8).
 """
 
+from engine.compat import const
 from engine.family_rules import (
     DEADLOCK_DRAW, DEADLOCK_NAMES, TIE_NAMES, TIE_REPLAY, RulesBase, check_choice,
 )
 
 # Log keys, in the order a writer prints them.
-GRID_KEYS = ("penalty", "stuck", "deal", "tie", "deadlock", "deadlock_result", "rutter", "wins")
+_GRID_KEYS = const(("penalty", "stuck", "deal", "tie", "deadlock", "deadlock_result", "rutter",
+                    "wins"))
 
 
 class GridRules(RulesBase):
     """Rules configuration of the 2x4 game; attribute names are the match-log keys."""
 
     GAME = "grid"  # the log's ``game`` (RULES.md's 2x4 game: never written, the default)
-    KEYS = GRID_KEYS
+    KEYS = _GRID_KEYS
     NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES}
 
     def __init__(self, penalty=500, stuck=1000, deal=300, tie=TIE_REPLAY,

@@ -12,10 +12,11 @@ logs, does not hold the reader's code in its heap (about 7 KB on a Pico).
 """
 
 from engine.cards import write_card
+from engine.compat import const
 
 _HEADER = b"CSLOG 1"
 
-_LINE_MAX = 200  # longest record: "deck" + 52 cards
+_LINE_MAX = const(200)  # longest record: "deck" + 52 cards
 
 
 class LogWriter:

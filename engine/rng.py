@@ -8,7 +8,7 @@ same seed gives the same numbers on CPython, MicroPython and CircuitPython.
 
 from engine.compat import const
 
-MASK30 = const((1 << 30) - 1)
+_MASK30 = const((1 << 30) - 1)
 SEED_LIMIT = const(1 << 30)
 _WARMUP = const(20)  # steps that spread a small seed's bits over the state
 
@@ -34,16 +34,16 @@ class Rng:
         """Restart the sequence from ``seed`` (seeds 0 and 2**30-1 coincide)."""
         if not 0 <= seed < SEED_LIMIT:
             raise ValueError("seed must be in [0, 2**30)")
-        self.state = seed % MASK30 + 1  # never 0: xorshift's fixed point
+        self.state = seed % _MASK30 + 1  # never 0: xorshift's fixed point
         for _ in range(_WARMUP):
             self.next()
 
     def next(self):
         """Return the next state, an int in ``[1, 2**30)``."""
         x = self.state
-        x ^= (x & 0x7FFFFF) << 7  # 0x7FFFFF = MASK30 >> 7
+        x ^= (x & 0x7FFFFF) << 7  # 0x7FFFFF = _MASK30 >> 7
         x ^= x >> 13
-        x ^= (x & 0x7FFF) << 15  # 0x7FFF = MASK30 >> 15
+        x ^= (x & 0x7FFF) << 15  # 0x7FFF = _MASK30 >> 15
         self.state = x
         return x
 

@@ -14,19 +14,19 @@ from engine.family_rules import (
 MATCH_RANK = const(0)
 MATCH_SUIT = const(1)
 MATCH_EITHER = const(2)
-MATCH_NAMES = ("rank", "suit", "either")
+_MATCH_NAMES = const(("rank", "suit", "either"))
 
-REDEAL_ALL = const(0)
+_REDEAL_ALL = const(0)
 REDEAL_TWO = const(1)
-REDEAL_NAMES = ("all", "two")
+_REDEAL_NAMES = const(("all", "two"))
 
 PILE_CHOICES = (3, 4, 6)
 
 # Keys of ``rules game=row`` (RULES-ROW.md section 7), in the order a writer prints them.
-ROW_KEYS = ("game", "piles", "match", "redeal", "penalty", "stuck", "deal", "tie",
-            "deadlock", "deadlock_result", "wins")
-_ROW_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "match": MATCH_NAMES,
-              "redeal": REDEAL_NAMES}
+_ROW_KEYS = const(("game", "piles", "match", "redeal", "penalty", "stuck", "deal", "tie",
+                   "deadlock", "deadlock_result", "wins"))
+_ROW_NAMED = {"tie": TIE_NAMES, "deadlock_result": DEADLOCK_NAMES, "match": _MATCH_NAMES,
+              "redeal": _REDEAL_NAMES}
 
 
 class RowRules(RulesBase):
@@ -36,7 +36,7 @@ class RowRules(RulesBase):
     """
 
     GAME = "row"
-    KEYS = ROW_KEYS
+    KEYS = _ROW_KEYS
     NAMED = _ROW_NAMED
     PRESS = "pile"
 
@@ -44,7 +44,7 @@ class RowRules(RulesBase):
         """A press names a pile."""
         return self.piles
 
-    def __init__(self, piles=4, match=MATCH_RANK, redeal=REDEAL_ALL, penalty=500, stuck=1000,
+    def __init__(self, piles=4, match=MATCH_RANK, redeal=_REDEAL_ALL, penalty=500, stuck=1000,
                  deal=300, tie=TIE_REPLAY, deadlock=13, deadlock_result=DEADLOCK_FEWER, wins=2):
         self.game = "row"
         self.piles = piles

@@ -5,7 +5,7 @@ start with ``diag `` followed by space-separated ``key=value`` integers (a host 
 as ``tools/picosim`` parses them):
 
 * ``diag build free=N`` once: ``gc.mem_free()`` after the firmware was built;
-* every :data:`PERIOD_MS` (sampled: one ``gc.mem_free()`` or ``gc.mem_alloc()`` walks
+* every :data:`_PERIOD_MS` (sampled: one ``gc.mem_free()`` or ``gc.mem_alloc()`` walks
   the heap, about 9 ms on a Pico, so neither is called on every frame)::
 
       diag stats frames=N low=B live=B gcs=N idle_alloc=B press_alloc=B loop_us=N idle_n=N press_n=N
@@ -27,7 +27,7 @@ heap as it is once every game has been played (each game's names stay interned, 
 CircuitPython's qstr pools, for good), the worst case a handheld left on reaches.
 
 Which frames are measured: every frame that starts with events in the key queue (a
-human press is read there), and a burst of :data:`BURST` frames each period (CPU
+human press is read there), and a burst of :data:`_BURST` frames each period (CPU
 presses, idle frames). Frames where a screen was built or a match begun (set-up,
 allowed to allocate) are not counted. Nothing here allocates per frame: only the
 sample's ``print`` does.
@@ -41,10 +41,11 @@ counters (``presses``, ``screens``, ``matches``, ``collects``, ``frames``).
 
 import gc
 
+from engine.compat import const
 from engine.ticks import ticks_diff
 
-PERIOD_MS = 3000
-BURST = 40  # frames measured at the end of each period
+_PERIOD_MS = const(3000)
+_BURST = const(40)  # frames measured at the end of each period
 
 
 def build_line():
@@ -157,5 +158,5 @@ def run(app, ticks_ms, level=1):
         step(now)
         diag.free_frames += 1
         diag.free_ms += ticks_diff(ticks_ms(), now)
-        if ticks_diff(now, diag.period_from) >= PERIOD_MS:
-            diag.burst = BURST
+        if ticks_diff(now, diag.period_from) >= _PERIOD_MS:
+            diag.burst = _BURST

@@ -29,13 +29,14 @@ and the firmware stops there.
 
 import os
 
+from engine.compat import const
 from hw.app import ATTRACT_MS, App
 from hw.board.buzzer import Silent, make_buzzer
 from hw.board.pads import make_buttons
 from hw.games import forget
 
 # Needed only to build: forgotten once the app is built (their code leaves the heap).
-BUILD_ONLY = ("hw.board.profiles", "hw.board.display")
+_BUILD_ONLY = const(("hw.board.profiles", "hw.board.display"))
 
 
 _display = None  # the display build() made: the error screen reuses it (its pins are taken)
@@ -76,7 +77,7 @@ def build(getenv=None, seed=None):
     app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=record_store(profile, board, getattr(microcontroller, "nvm", None)),
               attract_ms=attract_s * 1000, warning=warning)
-    for module in BUILD_ONLY:
+    for module in _BUILD_ONLY:
         forget(module)
     return name, app
 

@@ -24,6 +24,7 @@ Moving the cursor or changing a value allocates nothing.
 ``hw.games``; optional ``engine.family_bot`` (``LEVEL_NAMES``).
 """
 
+from engine.compat import const
 from engine.family_rules import TIE_COIN, TIE_REPLAY
 from hw import games
 from hw.store.record import MAX_GAMES, MENU_ITEMS, OPTION_BYTES, UNSET, Record
@@ -40,9 +41,10 @@ GAME = 6
 BUTTON_TEST = 7
 OPTION = 8  # the chosen game's option i is item OPTION + i
 
-LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game", "Button test")
-WINS = (1, 2, 3)
-PENALTIES = (0, 250, 500, 1000)
+_LABELS = const(("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game",
+                 "Button test"))
+_WINS = const((1, 2, 3))
+_PENALTIES = const((0, 250, 500, 1000))
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
 DEFAULTS = (0, 0, 1, 0, 2, 0)  # 2 players, -, best of 3, replay, 500 ms, no hints
 
@@ -126,7 +128,7 @@ class Menu:
         """The name of ``item``."""
         if item >= OPTION:
             return self.kind().OPTIONS[item - OPTION][0]
-        return LABELS[item]
+        return _LABELS[item]
 
     def value(self, item):
         """Return the chosen value (an index into ``choices(item)``) of ``item``."""
@@ -204,7 +206,7 @@ class Menu:
 
     def penalty(self):
         """Return the chosen penalty in ms."""
-        return PENALTIES[self.values[PENALTY]]
+        return _PENALTIES[self.values[PENALTY]]
 
     def tie(self):
         """Return the chosen tie policy."""
@@ -212,7 +214,7 @@ class Menu:
 
     def wins(self):
         """Return the games needed to win the match."""
-        return WINS[self.values[MATCH]]
+        return _WINS[self.values[MATCH]]
 
     def vs_cpu(self):
         """Return True if seat B is the CPU."""

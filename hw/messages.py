@@ -17,6 +17,8 @@ Implementation Notes
 ``hw.draw.text.Text`` the caller passes).
 """
 
+from engine.compat import const
+
 # Messages: (text for A, text for B), by message id.
 MSG_NONE = 0
 MSG_READY = 1
@@ -46,7 +48,7 @@ MSG_WON_TIE = 24
 MSG_LOCKED = 25
 MSG_ILLEGAL = 26
 DEMO_TEXT = "DEMO - press any button"
-_DEMO = b"DEMO - press any button"
+_DEMO = const(b"DEMO - press any button")
 
 
 def both(text):
@@ -105,9 +107,9 @@ LOCKED_AT = len(PACK_TEXT) + 2  # columns from the reader's left
 # The score line, as the reader sees it: "<me> 1 - 0 <them>  first to 2" (the 2x4 and
 # the row game's strips; Speed's strip is narrower and says "1/2 wins").
 NAMES = (b"A", b"B")
-CPU_NAME = b"CPU"  # seat B vs the CPU
-SCORE_DASH = b" - "
-SCORE_FIRST_TO = b"  first to "
+_CPU_NAME = const(b"CPU")  # seat B vs the CPU
+_SCORE_DASH = const(b" - ")
+_SCORE_FIRST_TO = const(b"  first to ")
 SCORE_WIDTH = 23  # "CPU 0 - 1 A  first to 2"
 
 
@@ -115,9 +117,9 @@ def write_score(text, seat, cpu, score, wins):
     """Write ``seat``'s score line into ``text`` (a ``hw.draw.text.Text`` of
     :data:`SCORE_WIDTH`, right-aligned): "<me> n - n <them>  first to <wins>", seat B
     named "CPU" if ``cpu``; ``score``: games won, [A, B]. Allocates nothing."""
-    me = CPU_NAME if seat == 1 and cpu else NAMES[seat]
-    them = CPU_NAME if seat == 0 and cpu else NAMES[1 - seat]
-    i = SCORE_WIDTH - len(me) - len(them) - 2 - len(SCORE_DASH) - len(SCORE_FIRST_TO) - 3
+    me = _CPU_NAME if seat == 1 and cpu else NAMES[seat]
+    them = _CPU_NAME if seat == 0 and cpu else NAMES[1 - seat]
+    i = SCORE_WIDTH - len(me) - len(them) - 2 - len(_SCORE_DASH) - len(_SCORE_FIRST_TO) - 3
     for k in range(i):
         text.put(k, 32)
     text.write(i, me)
@@ -125,12 +127,12 @@ def write_score(text, seat, cpu, score, wins):
     text.put(i, 32)
     text.number(i + 1, min(score[seat], wins), 1)
     i += 2
-    text.write(i, SCORE_DASH)
-    i += len(SCORE_DASH)
+    text.write(i, _SCORE_DASH)
+    i += len(_SCORE_DASH)
     text.number(i, min(score[1 - seat], wins), 1)
     text.put(i + 1, 32)
     i += 2
     text.write(i, them)
     i += len(them)
-    text.write(i, SCORE_FIRST_TO)
-    text.number(i + len(SCORE_FIRST_TO), wins, 1)
+    text.write(i, _SCORE_FIRST_TO)
+    text.number(i + len(_SCORE_FIRST_TO), wins, 1)

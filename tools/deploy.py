@@ -129,7 +129,9 @@ def library_files(module, version):
 
 
 def compile_mpy(source, target, mpy_cross, name):
-    """Compile ``source`` to ``target`` with CircuitPython's mpy-cross."""
+    """Compile ``source`` to ``target`` with CircuitPython's mpy-cross; ``name``: the
+    module's ``__file__`` on the board (``/lib/NAME.mpy``), so that CircuitPython interns
+    one name for the file and its source name, not two."""
     result = subprocess.run([str(mpy_cross), "-o", str(target), "-s", name, str(source)],
                             capture_output=True, text=True)
     if result.returncode:
@@ -161,7 +163,7 @@ def add_libraries(swap, work, root=ROOT, mpy_cross=None, dry_run=False):
                 if not dry_run:
                     compiled = Path(work).joinpath(*rel.parts)
                     compiled.parent.mkdir(parents=True, exist_ok=True)
-                    compile_mpy(source, compiled, mpy_cross, str(rel.relative_to("lib")))
+                    compile_mpy(source, compiled, mpy_cross, "/" + str(rel))
                     source = compiled
             swap.add(source, rel, label=str(rel.relative_to("lib")))
             units.add(swap.unit(rel))

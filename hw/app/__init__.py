@@ -46,6 +46,7 @@ menu, seats, serial log, buzzer. No CircuitPython-only module is imported here: 
 display, the buttons, the serial port and the piezo are passed in.
 """
 
+from engine.compat import const
 from engine.family import ERROR_NAMES, OK
 from engine.rng import SEED_LIMIT, Rng
 from engine.ticks import ticks_add, ticks_diff
@@ -63,11 +64,12 @@ from hw.draw import gfx
 from hw.menu import Menu, bot_levels
 from hw.store.stats import StatsKeeper
 
-LONG_PRESS_MS = 1000
+_LONG_PRESS_MS = const(1000)
 
-OVERFLOW_TEXT = b"keypad queue overflowed: presses were lost"  # bytes: logged without allocating
-ABANDON_TEXT = b"match abandoned (START held)"
-CLAMP_TEXT = b"press time behind the clock: clamped"
+# bytes: logged without allocating
+_OVERFLOW_TEXT = const(b"keypad queue overflowed: presses were lost")
+_ABANDON_TEXT = const(b"match abandoned (START held)")
+_CLAMP_TEXT = const(b"press time behind the clock: clamped")
 
 
 def boot_seed():
@@ -160,7 +162,7 @@ class App(Screens, MatchFlow, Attract):
         now = self.late  # past every press just handed to the engine: judged now
         self.last = now
         if self.start_down and not self.start_long and \
-                ticks_diff(now, self.start_at) >= LONG_PRESS_MS:
+                ticks_diff(now, self.start_at) >= _LONG_PRESS_MS:
             self.start_long = True
             self._start_held(now)
         if READY <= self.mode <= DONE:
@@ -227,7 +229,7 @@ class App(Screens, MatchFlow, Attract):
                 self._show(MENU)
         if buttons.check_overflow(now):  # counted in buttons.overflows; keys reset
             self.start_down = False  # START's release may be lost: held START re-reports
-            self.log.comment(OVERFLOW_TEXT)
+            self.log.comment(_OVERFLOW_TEXT)
 
     @property
     def overflows(self):
@@ -240,7 +242,7 @@ class App(Screens, MatchFlow, Attract):
         game = self.game
         if ticks_diff(t, game.clock) < 0:  # the loop's order rules this out (see above)
             self.clamps += 1
-            self.log.comment(CLAMP_TEXT)
+            self.log.comment(_CLAMP_TEXT)
             t = game.clock
         self.presses += 1
         code = game.press(seat, pos, t)
@@ -291,7 +293,7 @@ class App(Screens, MatchFlow, Attract):
             # Presses read in this pass are logged: judge them before the match is
             # dropped, as a replay of the log does (a clock line says so).
             self._advance(now)
-            self.log.comment(ABANDON_TEXT)
+            self.log.comment(_ABANDON_TEXT)
         if self.mode != TITLE:
             self._show(MENU)
 

@@ -40,6 +40,7 @@ Allocation-free per event and per frame: ids and times are small ints kept in a
 ``hw.board.buzzer`` (sound ids), ``hw.messages`` (message ids).
 """
 
+from engine.compat import const
 from engine.family import (
     COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, ILLEGAL, LOCKED, LOST_TIE, TIE,
 )
@@ -48,7 +49,7 @@ from hw.board import buzzer as bz
 from hw import messages  # the message ids (no view: it comes with its game)
 
 NOTE_MS = 1200  # a note's time on its seat's line
-FLASH_MS = 900  # a tie's flash
+_FLASH_MS = const(900)  # a tie's flash
 BLINK_MS = 150  # the flash's half period (lit, then not)
 RESULT_SHOWN_MS = 2500  # match over: the result, then the prompt for PROMPT_MS
 PROMPT_MS = 1500
@@ -145,7 +146,7 @@ class Feedback:
         ``lines`` (each seat's id) and ``flash`` (the positions lit this frame)."""
         if self.flashing:
             spent = ticks_diff(now, self.flash_from)
-            if spent >= FLASH_MS or spent < 0:
+            if spent >= _FLASH_MS or spent < 0:
                 self.flashing = 0
                 self.flash = 0
             else:

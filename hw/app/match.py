@@ -32,6 +32,7 @@ Implementation Notes
 
 import gc
 
+from engine.compat import const
 from engine.family import DEALING, DRAW, ERROR_NAMES, OK, OVER, PLAY, STUCK, WHY_DEADLOCK, WIN_A
 from engine.ticks import ticks_add, ticks_diff
 from hw import messages  # the message ids (no view here: a view comes with its game)
@@ -41,10 +42,10 @@ from hw.app.modes import (
 from hw.app.seats import CpuSeat
 
 READY_MS = 1500
-RESULT_MS = 2500
+_RESULT_MS = const(2500)
 GO_MS = 800
 DONE_MS = 4000  # a demo's "A wins the match" stays this long, then the next demo
-CLOCK_EVERY_MS = 5000
+_CLOCK_EVERY_MS = const(5000)
 
 
 class MatchFlow:
@@ -135,7 +136,7 @@ class MatchFlow:
         game = self.game
         before = game.changes
         game.advance(now)
-        if game.changes != before or ticks_diff(game.clock, self.logged_at) >= CLOCK_EVERY_MS:
+        if game.changes != before or ticks_diff(game.clock, self.logged_at) >= _CLOCK_EVERY_MS:
             self.log.clock(game.clock)
             self.logged_at = game.clock
 
@@ -159,7 +160,7 @@ class MatchFlow:
         elif mode == GAME:
             if game.phase == OVER:
                 self.mode = RESULT
-                self.until = ticks_add(now, RESULT_MS)
+                self.until = ticks_add(now, _RESULT_MS)
                 self.stats.save_between_games(self.nvm)  # no game on: a flash stall is harmless
         elif mode == RESULT:
             if self._due(now):

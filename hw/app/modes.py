@@ -1,5 +1,7 @@
 """The handheld's modes and screens: the names the parts of ``hw.app`` share."""
 
+from engine.compat import const
+
 # Modes.
 TITLE = 0
 MENU = 1
@@ -9,7 +11,7 @@ RESULT = 4  # a game has ended: its result is shown
 DONE = 5  # the match has been won
 STATS = 6  # the stats screen (START held in the menu)
 BUTTONS = 7  # the button test mode (hw.views.button_check)
-MODE_NAMES = ("title", "menu", "ready", "game", "result", "done", "stats", "buttons")
+_MODE_NAMES = const(("title", "menu", "ready", "game", "result", "done", "stats", "buttons"))
 
 # Screens: which scene is built (one at a time).
 NO_SCREEN = -1

@@ -18,10 +18,11 @@ Implementation Notes
 **Software and Dependencies:** ``pwmio``, ``board``; ``engine.ticks``.
 """
 
+from engine.compat import const
 from engine.ticks import ticks_add, ticks_diff
 
 SOUND_NONE = 0
-SOUND_COVER = 1  # seat A covered
+_SOUND_COVER = const(1)  # seat A covered
 SOUND_COVER_B = 2  # seat B covered
 SOUND_LOCKED = 3  # a press on a locked pad
 SOUND_ILLEGAL = 4
@@ -31,7 +32,7 @@ SOUND_STUCK = 7  # no match: the cards are gathered
 SOUND_REDEAL = 8
 SOUND_OVER = 9  # a game's end
 SOUND_MATCH = 10  # a match's end
-SOUND_COVER_A = SOUND_COVER
+SOUND_COVER_A = _SOUND_COVER
 # The notes by sound id, a higher id winning within one loop: NOTES holds (frequency
 # Hz, ms) pairs flat, sound n's from NOTES[FIRST[n]] up to NOTES[FIRST[n + 1]] (one
 # tuple of ints: a tuple per note would cost ~1 KB of heap).

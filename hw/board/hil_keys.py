@@ -21,11 +21,13 @@ read per empty keypad queue. 0 B per frame with the mode off and on
 ``write``); the clock (``supervisor.ticks_ms``) is passed in.
 """
 
+from engine.compat import const
+
 HELLO = b"CSPEED TEST 1"
 REPLY = b"# test mode on\n"
 LINE_MAX = 32
 RING = 16  # injected events waiting to be read
-KEY_LIMIT = 17  # logical keys 0-16
+_KEY_LIMIT = const(17)  # logical keys 0-16
 
 
 class KeyInjector:
@@ -96,7 +98,7 @@ class KeyInjector:
             key = key * 10 + line[i] - 48
             i += 1
         if i == 2 or i + 2 != n or line[i] != 32 or not 48 <= line[i + 1] <= 49 \
-                or key >= KEY_LIMIT:
+                or key >= _KEY_LIMIT:
             self.bad += 1
             return
         if self.count >= RING:

@@ -17,7 +17,7 @@ the scanner is ``reset()``: keys down at that moment report a new press (a keypa
 ``reset()`` forgets every key's state), and the caller forgets what it held. A pad
 key whose press was already read and is still down would then press twice: that
 re-report (a press of a key read as down before the overflow, within
-``RESYNC_MS`` of it) is swallowed here.
+``_RESYNC_MS`` of it) is swallowed here.
 
 :func:`position` maps a pad button to a table position. A pad mirrors the table as
 seen from its seat: buttons 0-3 are the near row (the player's own stacks), 4-7
@@ -37,16 +37,17 @@ adafruit/circuitpython#8855 -- the scanner is rebuilt without it on older firmwa
 rejects the keyword), ``board``; ``hw.board.profiles``, ``engine.ticks``.
 """
 
+from engine.compat import const
 from engine.ticks import ticks_diff
 from hw.board.profiles import KEY_COUNT, KEY_START, NO_KEY
 
 SCAN_INTERVAL = 0.002  # s: the scan period is the timestamp resolution
 DEBOUNCE = 3  # scans a key must hold its new state (about 6 ms)
-MAX_EVENTS = 64
+_MAX_EVENTS = const(64)
 # ms after the overflow check within which a re-reported press is the held key's own:
 # reset() rescans at once, then debounce takes DEBOUNCE - 1 more scans (4 ms), plus
 # the time the loop spent draining the full queue before the check.
-RESYNC_MS = 40
+_RESYNC_MS = const(40)
 
 
 def position(seat, button):
@@ -103,7 +104,7 @@ class Buttons:
             if key < KEY_COUNT:
                 if self.stale[key]:
                     self.stale[key] = 0
-                    if pressed and ticks_diff(event.timestamp, self.resync_at) <= RESYNC_MS:
+                    if pressed and ticks_diff(event.timestamp, self.resync_at) <= _RESYNC_MS:
                         self.down[key] = 1
                         continue  # the reset's re-report of a press already read
                 self.down[key] = 1 if pressed else 0
@@ -132,7 +133,7 @@ class Buttons:
         queued events. Resynchronises the keys (see the module docstring): the caller
         must forget any key it holds as down (START).
         """
-        if self.resyncing and ticks_diff(now, self.resync_at) > RESYNC_MS + RESYNC_MS:
+        if self.resyncing and ticks_diff(now, self.resync_at) > _RESYNC_MS + _RESYNC_MS:
             # The re-reports are long due: forget the stale marks, so a press days
             # later (the tick count wraps) is never taken for one.
             self.resyncing = False
@@ -164,7 +165,7 @@ def make_buttons(profile, board_module=None, keypad_module=None):
     from hw.board.profiles import SettingError, key_name, source  # (build time only)
 
     spec = profile["buttons"]
-    kwargs = {"interval": SCAN_INTERVAL, "max_events": MAX_EVENTS,
+    kwargs = {"interval": SCAN_INTERVAL, "max_events": _MAX_EVENTS,
               "debounce_threshold": DEBOUNCE}
 
     def pin(name, use):

@@ -32,15 +32,16 @@ absent on ESP32-S2/S3, where ``usb_cdc.data`` is None).
 ``write``, ``write_timeout``, ``connected``); ``engine.log``, ``engine.ticks``.
 """
 
+from engine.compat import const
 from engine.logwriter import LogWriter
 from engine.ticks import ticks_diff
 
 WRITE_TIMEOUT = 0  # s: never wait for the host inside a frame
-PENDING_BITS = 9
-PENDING_SIZE = 1 << PENDING_BITS  # bytes that may wait for a slow host (a match's start: ~250)
+_PENDING_BITS = const(9)
+PENDING_SIZE = 1 << _PENDING_BITS  # bytes that may wait for a slow host (a match's start: ~250)
 HOST_GONE_MS = 2000  # bytes waiting and none taken for this long: the host is gone
 
-_NEWLINE = b"\n"
+_NEWLINE = const(b"\n")
 
 
 class MatchLog:
@@ -67,7 +68,7 @@ class MatchLog:
         self.pending = bytearray(PENDING_SIZE)
         view = memoryview(self.pending)
         # Prefixes of 1, 2, 4 .. PENDING_SIZE bytes, made once (slicing later allocates).
-        self.chunks = tuple(view[:1 << k] for k in range(PENDING_BITS + 1))
+        self.chunks = tuple(view[:1 << k] for k in range(_PENDING_BITS + 1))
         self.waiting = 0  # bytes in pending
         self.since = 0  # time of the last progress while bytes wait
         self.fresh = False  # bytes began waiting since the last pump: since is unset
@@ -132,7 +133,7 @@ class MatchLog:
         buf = self.pending
         progress = False
         while self.waiting:
-            k = PENDING_BITS
+            k = _PENDING_BITS
             while (1 << k) > self.waiting:
                 k -= 1
             written = self._write(self.chunks[k])

@@ -28,6 +28,8 @@ one shared bitmap; Blinka's gives one bitmap per glyph) once, at start-up.
 
 import displayio
 
+from engine.compat import const
+
 BLACK = 0x000000
 WHITE = 0xFFFFFF
 RED = 0xD01010
@@ -52,8 +54,8 @@ LAST_CHAR = 126
 RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_TILE_W = 9  # "10": the two glyphs' ink (3 and 5 columns) and a column between
 RANK_TILE_H = 10  # glyph rows 2-11: the ranks' ink (2-9, Q's tail 10), the underline (11)
-RANK_TOP = 2  # the glyph cell's first row in a rank tile
-UNDERLINED = (5, 8)  # the ranks 6 and 9 (rank codes): underlined, as on real cards
+_RANK_TOP = const(2)  # the glyph cell's first row in a rank tile
+_UNDERLINED = const((5, 8))  # the ranks 6 and 9 (rank codes): underlined, as on real cards
 UNDERLINE_ROW = 9  # the underline's row in a rank tile (glyph row 11; row 10 a gap)
 UNDERLINE_W = 5  # the underline's width in font pixels (a glyph's ink is 5 wide)
 BLANK_RANK = 13  # the rank sheet's blank tile
@@ -61,7 +63,7 @@ BLANK_SUIT = 4  # the suit sheet's blank tile
 BORDER = 2  # a card's border, in pixels
 
 SUIT_SIZE = 9
-_SUIT_ROWS = (
+_SUIT_ROWS = const((
     # clubs
     ("...###...", "..#####..", "...###...", ".##.#.##.", "#########",
      ".##.#.##.", "....#....", "...###...", "........."),
@@ -74,7 +76,7 @@ _SUIT_ROWS = (
     # spades
     ("....#....", "...###...", "..#####..", ".#######.", "#########",
      "#########", ".##.#.##.", "....#....", "...###..."),
-)
+))
 
 
 def palette(*colors, transparent=None):
@@ -164,11 +166,11 @@ def rank_sheet(font=None, scale=1):
                 for char in text]
         width = sum(last - first + 1 for first, last in inks) + len(text) - 1
         x = i * tile_w + (RANK_TILE_W - width) // 2 * scale  # the ink's left, centred
-        if i in UNDERLINED:
+        if i in _UNDERLINED:
             for u in range(UNDERLINE_W):
                 _dot(bitmap, x + u * scale, UNDERLINE_ROW * scale, scale)
         for char, (first, last) in zip(text, inks):
-            _blit_glyph(font, ord(char), bitmap, x - first * scale, UNDERLINE_ROW, RANK_TOP,
+            _blit_glyph(font, ord(char), bitmap, x - first * scale, UNDERLINE_ROW, _RANK_TOP,
                         scale)
             x += (last - first + 2) * scale
     return bitmap

@@ -23,20 +23,21 @@ Implementation Notes
 
 import displayio
 
+from engine.compat import const
 from hw.draw.gfx import FIRST_CHAR, GLYPH_H, GLYPH_W, LAST_CHAR
 
 LEFT = 0
-CENTER = 1
+_CENTER = const(1)
 RIGHT = 2
 
-_SPACE = 32
+_SPACE = const(32)
 
 
 class Text:
     """A ``width``-character text field (see the module doc); ``group`` is its layer."""
 
     def __init__(self, sheet, width, color, scale=1, upside_down=False, anchor=(0.5, 0.5),
-                 at=(0, 0), align=CENTER, background=None):
+                 at=(0, 0), align=_CENTER, background=None):
         pal = displayio.Palette(2)
         pal[0] = 0 if background is None else background
         pal[1] = color

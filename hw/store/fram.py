@@ -33,11 +33,12 @@ compare between games, never during play.
 **Software and Dependencies:** ``busio`` (CircuitPython); ``hw.store.record``.
 """
 
+from engine.compat import const
 from hw.store.record import NVM_BYTES, SLOT, SPACING, ByteStore, best_slot
 
 ADDRESS = 0x50
 ID_ADDRESS = 0x7C  # the MB85RC's reserved device-ID address
-FUJITSU = 0x00A
+_FUJITSU = const(0x00A)
 
 
 class FramStore(ByteStore):
@@ -58,7 +59,7 @@ class FramStore(ByteStore):
         self._where[0] = address << 1
         self._transfer(ID_ADDRESS, self._where, 1, ident)
         maker = (ident[0] << 4) | (ident[1] >> 4)
-        if maker != FUJITSU:
+        if maker != _FUJITSU:
             raise OSError("device ID %02x %02x %02x is not a Fujitsu MB85RC FRAM"
                           % (ident[0], ident[1], ident[2]))
         self.data = bytearray(NVM_BYTES)

@@ -25,7 +25,7 @@ wired it to (``A0/D5`` for a key matrix's row/column), ``down``/``up``, the time
 and the key's counts so far. Entering and leaving print a line each
 (``btn test on ...``, ``btn test off``).
 
-Leaving: hold START for :data:`EXIT_MS` (2 s). A START held when the mode began
+Leaving: hold START for :data:`_EXIT_MS` (2 s). A START held when the mode began
 (held at power-on) does not count: it must be pressed again.
 
 Implementation Notes
@@ -46,6 +46,7 @@ while the mode is shown; ``hw.app`` forgets it when the mode is left.
 
 import sys
 
+from engine.compat import const
 from engine.ticks import ticks_diff
 from hw.board.pads import DEBOUNCE, SCAN_INTERVAL
 from hw.board.profiles import KEY_COUNT, KEY_START, key_pins
@@ -53,13 +54,13 @@ from hw.board.profiles import KEY_COUNT, KEY_START, key_pins
 # The keypad reports a transition only after DEBOUNCE scans in the new state: two
 # transitions of one key this close (ms) are the shortest the scanner can report.
 BOUNCE_MS = int(DEBOUNCE * SCAN_INTERVAL * 1000 + 0.999)
-EXIT_MS = 2000  # hold START this long to leave
+_EXIT_MS = const(2000)  # hold START this long to leave
 LINE_MAX = 96  # bytes of one console line
-PIN_MAX = 16  # a pin name is cut here (the console line's buffer is fixed)
-COUNT_LIMIT = 9999  # counts stop here (the screen has 4 digits for them)
+_PIN_MAX = const(16)  # a pin name is cut here (the console line's buffer is fixed)
+_COUNT_LIMIT = const(9999)  # counts stop here (the screen has 4 digits for them)
 
-ENTER_TEXT = b"btn test on: every key prints a line; hold START 2 s to leave; bounce <= "
-LEAVE_TEXT = b"btn test off\n"
+_ENTER_TEXT = const(b"btn test on: every key prints a line; hold START 2 s to leave; bounce <= ")
+_LEAVE_TEXT = const(b"btn test off\n")
 
 
 def key_label(key):
@@ -77,7 +78,7 @@ def pin_labels(wiring):
         for key, pin in key_pins({"buttons": wiring}):
             if key < KEY_COUNT:
                 name = pin if isinstance(pin, str) else "/".join(pin)
-                names[key] = name[:PIN_MAX]
+                names[key] = name[:_PIN_MAX]
     return names
 
 
@@ -111,7 +112,7 @@ class ButtonTest:
         self.events = 0  # press events read (``hw.diag`` counts press frames by it)
         self.exit_armed = True
         self.start_at = 0
-        self.leave = False  # START was held EXIT_MS: the app leaves the mode
+        self.leave = False  # START was held _EXIT_MS: the app leaves the mode
         self.line = bytearray(LINE_MAX)
         self._say_enter()
         if held_since is not None:  # START held since power-on: down, but not "leave"
@@ -125,7 +126,7 @@ class ButtonTest:
         if key >= KEY_COUNT:
             return
         if self.moved[key] and ticks_diff(t, self.last[key]) <= BOUNCE_MS:
-            if self.bounces[key] < COUNT_LIMIT:
+            if self.bounces[key] < _COUNT_LIMIT:
                 self.bounces[key] += 1
         self.moved[key] = 1
         self.last[key] = t
@@ -133,7 +134,7 @@ class ButtonTest:
         if pressed:
             self.tested[key] = 1
             self.events += 1
-            if self.presses[key] < COUNT_LIMIT:
+            if self.presses[key] < _COUNT_LIMIT:
                 self.presses[key] += 1
         self.dirty[key] = 1
         self.changes += 1
@@ -143,18 +144,18 @@ class ButtonTest:
         self._say(key, pressed, t)
 
     def tick(self, now):
-        """Advance time; returns True once START has been held for ``EXIT_MS``."""
+        """Advance time; returns True once START has been held for ``_EXIT_MS``."""
         if self.down[KEY_START] and self.exit_armed and not self.leave and \
-                ticks_diff(now, self.start_at) >= EXIT_MS:
+                ticks_diff(now, self.start_at) >= _EXIT_MS:
             self.leave = True
-            self.write(LEAVE_TEXT, len(LEAVE_TEXT))
+            self.write(_LEAVE_TEXT, len(_LEAVE_TEXT))
         return self.leave
 
     def hold_left(self, now):
         """Return ms of START still to hold to leave (-1: START is not being held to leave)."""
         if not (self.down[KEY_START] and self.exit_armed) or self.leave:
             return -1
-        left = EXIT_MS - ticks_diff(now, self.start_at)
+        left = _EXIT_MS - ticks_diff(now, self.start_at)
         return left if left > 0 else 0
 
     # ------------------------------------------------------------ console
@@ -194,7 +195,7 @@ class ButtonTest:
         self.write(self.line, n + 1)
 
     def _say_enter(self):
-        n = self._put(0, ENTER_TEXT)
+        n = self._put(0, _ENTER_TEXT)
         n = self._number(n, BOUNCE_MS)
         n = self._put(n, b" ms\n")
         self.write(self.line, n)

@@ -23,33 +23,34 @@ fields, numbers written digit by digit) and the hold-to-leave countdown: 0 B.
 
 import displayio
 
+from engine.compat import const
 from hw.draw import gfx
 from hw.board.profiles import KEY_START
 from hw.draw.text import LEFT, Text
 
 TITLE = b"BUTTON TEST"
-LEGEND = b"bN: bounces"  # beside the title: "12 b0" is 12 presses, no bounce
-HELP = b"Hold START 2 s to leave"
+_LEGEND = const(b"bN: bounces")  # beside the title: "12 b0" is 12 presses, no bounce
+_HELP = const(b"Hold START 2 s to leave")
 HOLDING = b"Keep holding START: "
 
-UNTESTED = 0x3A3A3A  # never pressed yet
-TESTED = 0x1F7A3F  # pressed at least once
+_UNTESTED = const(0x3A3A3A)  # never pressed yet
+_TESTED = const(0x1F7A3F)  # pressed at least once
 HELD = gfx.GOLD  # held now
-BOUNCED = 0xFF7070  # the count line once a bounce was seen
-CELL_COLS = 9  # text columns of a pad button's box ("f4 GP15", "9999 b999")
-START_COLS = 10  # "START GP22"
+_BOUNCED = const(0xFF7070)  # the count line once a bounce was seen
+_CELL_COLS = const(9)  # text columns of a pad button's box ("f4 GP15", "9999 b999")
+_START_COLS = const(10)  # "START GP22"
 MID_H = 2 * gfx.GLYPH_H + 6  # the middle band: title and help, START's box
 ROW_MAX = 46  # a pad row's height, at most
-PAD = 2  # between boxes
-BOX_CELL = 2  # a box is a 1-bit bitmap of BOX_CELL x BOX_CELL pixels per bit
+_PAD = const(2)  # between boxes
+_BOX_CELL = const(2)  # a box is a 1-bit bitmap of _BOX_CELL x _BOX_CELL pixels per bit
 
 
 class _Cell:
     """One key's box: a solid panel and two text lines."""
 
     def __init__(self, group, glyphs, solid, x, y, w, h, cols, flip, name):
-        self.fill = gfx.palette(UNTESTED)
-        box = displayio.Group(scale=BOX_CELL, x=x, y=y)  # the shared bitmap, scaled
+        self.fill = gfx.palette(_UNTESTED)
+        box = displayio.Group(scale=_BOX_CELL, x=x, y=y)  # the shared bitmap, scaled
         box.append(displayio.TileGrid(solid, pixel_shader=self.fill))
         group.append(box)
         cx = x + w // 2
@@ -66,13 +67,13 @@ class _Cell:
 
     def show(self, held, tested, presses, bounces):
         """Colour and counts (ints and constant bytes only)."""
-        fill = HELD if held else (TESTED if tested else UNTESTED)
+        fill = HELD if held else (_TESTED if tested else _UNTESTED)
         if self.fill[0] != fill:
             self.fill[0] = fill
         ink = gfx.BLACK if held else gfx.TEXT
         if self.name.palette[1] != ink:
             self.name.palette[1] = ink
-        count_ink = gfx.BLACK if held else (BOUNCED if bounces else gfx.DIM)
+        count_ink = gfx.BLACK if held else (_BOUNCED if bounces else gfx.DIM)
         if self.count.palette[1] != count_ink:
             self.count.palette[1] = count_ink
         count = self.count
@@ -109,11 +110,11 @@ class ButtonView:
         col_w = width // 4
         row_h = min(ROW_MAX, (height - MID_H) // 4)
         top = (height - 4 * row_h - MID_H) // 2
-        cols = min(CELL_COLS, (col_w - PAD) // gfx.GLYPH_W)
+        cols = min(_CELL_COLS, (col_w - _PAD) // gfx.GLYPH_W)
         self.cells = [None] * len(test.labels)
-        box_w = col_w - PAD
-        box_h = row_h - PAD
-        solid = gfx.solid((box_w + 1) // BOX_CELL, (box_h + 1) // BOX_CELL)  # all pad boxes
+        box_w = col_w - _PAD
+        box_h = row_h - _PAD
+        solid = gfx.solid((box_w + 1) // _BOX_CELL, (box_h + 1) // _BOX_CELL)  # all pad boxes
         # Rows top to bottom: B near, B far, (middle), A far, A near.
         for seat in range(2):
             for button in range(8):
@@ -126,29 +127,29 @@ class ButtonView:
                     row = 1 if far else 0
                     col = 3 - (button & 3)  # B's left is A's right
                 y = top + row * row_h + (MID_H if row >= 2 else 0)
-                self.cells[key] = _Cell(self.group, glyphs, solid, col * col_w + PAD // 2,
-                                        y + PAD // 2, box_w, box_h, cols,
+                self.cells[key] = _Cell(self.group, glyphs, solid, col * col_w + _PAD // 2,
+                                        y + _PAD // 2, box_w, box_h, cols,
                                         seat == 1, cell_name(test, key))
         mid = top + 2 * row_h
-        start_w = max(col_w, START_COLS * gfx.GLYPH_W + 2 * PAD)
+        start_w = max(col_w, _START_COLS * gfx.GLYPH_W + 2 * _PAD)
         start_x = width - start_w
-        start_solid = gfx.solid((start_w - PAD + 1) // BOX_CELL, (MID_H - PAD + 1) // BOX_CELL)
-        self.cells[KEY_START] = _Cell(self.group, glyphs, start_solid, start_x + PAD // 2,
-                                      mid + PAD // 2, start_w - PAD, MID_H - PAD, START_COLS,
+        start_solid = gfx.solid((start_w - _PAD + 1) // _BOX_CELL, (MID_H - _PAD + 1) // _BOX_CELL)
+        self.cells[KEY_START] = _Cell(self.group, glyphs, start_solid, start_x + _PAD // 2,
+                                      mid + _PAD // 2, start_w - _PAD, MID_H - _PAD, _START_COLS,
                                       False, cell_name(test, KEY_START))
-        text_cols = max(8, (start_x - 2 * PAD) // gfx.GLYPH_W)
-        left = PAD + 2
+        text_cols = max(8, (start_x - 2 * _PAD) // gfx.GLYPH_W)
+        left = _PAD + 2
         self.title = Text(glyphs, len(TITLE), gfx.GOLD, 1, False, (0.0, 0.5),
                           (left, mid + MID_H // 2 - gfx.GLYPH_H // 2 - 1), LEFT)
         self.title.set(TITLE)
         legend_x = left + (len(TITLE) + 2) * gfx.GLYPH_W
-        self.legend = Text(glyphs, len(LEGEND), gfx.DIM, 1, False, (0.0, 0.5),
+        self.legend = Text(glyphs, len(_LEGEND), gfx.DIM, 1, False, (0.0, 0.5),
                            (legend_x, mid + MID_H // 2 - gfx.GLYPH_H // 2 - 1), LEFT)
-        self.legend.set(LEGEND)
+        self.legend.set(_LEGEND)
         self.group.append(self.legend.group)
         self.help = Text(glyphs, text_cols, gfx.TEXT, 1, False, (0.0, 0.5),
                          (left, mid + MID_H // 2 + gfx.GLYPH_H // 2 + 1), LEFT)
-        self.help.set(HELP)
+        self.help.set(_HELP)
         self.group.append(self.title.group)
         self.group.append(self.help.group)
         self.changes = -1
@@ -173,7 +174,7 @@ class ButtonView:
         if left != self.left_shown:
             self.left_shown = left
             if left < 0:
-                self.help.set(HELP)
+                self.help.set(_HELP)
             else:
                 self.help.write(0, HOLDING, True)
                 self.help.number(len(HOLDING), left, 1)

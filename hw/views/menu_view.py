@@ -19,15 +19,16 @@ Implementation Notes
 
 import displayio
 
+from engine.compat import const
 from hw.draw import gfx
 from hw.menu import GAME
 from hw.draw.text import LEFT, Text
 
 TITLE = b"California Speed"
-PRESS_START = b"Press START"
+_PRESS_START = const(b"Press START")
 MENU_HELP = b"1/2 move  3/4 change  START play"
-MENU_NOTE_B = b"Menu is on A's side - START plays"
-CPU_MISSING = b"(CPU player not installed)"
+_MENU_NOTE_B = const(b"Menu is on A's side - START plays")
+_CPU_MISSING = const(b"(CPU player not installed)")
 ROWS = 6  # option lines under the heading (the 2x4 game's six options all fit)
 
 
@@ -61,7 +62,7 @@ class TitleView:
             mid = height // 2
             _text(glyphs, TITLE, gfx.GOLD, big, flip, (width // 2, mid + sign * height // 8),
                   self.group)
-            _text(glyphs, PRESS_START, gfx.TEXT, 1, flip,
+            _text(glyphs, _PRESS_START, gfx.TEXT, 1, flip,
                   (width // 2, mid + sign * (height // 8 + 14 * big + 8)), self.group)
 
     def update(self, now):
@@ -104,9 +105,9 @@ class MenuView:
         self.first = 0  # the first option shown in the window (an index into menu.shown())
         _text(glyphs, MENU_HELP, gfx.DIM, 1, False, (width // 2, help_y), self.group)
         if not menu.levels:
-            _text(glyphs, CPU_MISSING, gfx.DIM, 1, False,
+            _text(glyphs, _CPU_MISSING, gfx.DIM, 1, False,
                   (width // 2, height - 3 * line // 2 - 2), self.group)
-        _text(glyphs, MENU_NOTE_B, gfx.DIM, 1, True, (width // 2, line // 2 + 2), self.group)
+        _text(glyphs, _MENU_NOTE_B, gfx.DIM, 1, True, (width // 2, line // 2 + 2), self.group)
         self.changes = -1
         self.margin = margin
 

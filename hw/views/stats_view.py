@@ -21,18 +21,19 @@ This module is imported only to build the screen, and ``hw.app`` drops it from
 
 import displayio
 
+from engine.compat import const
 from hw.draw import gfx
 from hw.store import record as rec
 from hw.views import stats_reset as ss
 from hw.draw.text import LEFT, Text
 
-BACK_TEXT = b"START: back to the menu"
+_BACK_TEXT = const(b"START: back to the menu")
 # ... and where the record is kept (hw.store.record: the FRAM when one is fitted)
-BACK_FRAM = b"START: back    kept on the FRAM"
-BACK_FLASH = b"START: back    kept in flash"
-HOLD_TEXT = b"Keep holding A1 + B1..."
-PROMPTS = (ss.HINT_TEXT.encode(), HOLD_TEXT, ss.CONFIRM_TEXT.encode(), ss.DONE_TEXT.encode())
-NOTE_B = b"Stats are on A's side"
+_BACK_FRAM = const(b"START: back    kept on the FRAM")
+_BACK_FLASH = const(b"START: back    kept in flash")
+_HOLD_TEXT = const(b"Keep holding A1 + B1...")
+PROMPTS = (ss.HINT_TEXT.encode(), _HOLD_TEXT, ss.CONFIRM_TEXT.encode(), ss.DONE_TEXT.encode())
+_NOTE_B = const(b"Stats are on A's side")
 
 
 def _time(ms):
@@ -92,14 +93,14 @@ class StatsView:
         self.prompt = Text(glyphs, columns, gfx.DIM, 1, False, (0.0, 0.0), (margin, prompt_y),
                            LEFT)
         self.group.append(self.prompt.group)
-        footer = BACK_TEXT if on_fram is None else BACK_FRAM if on_fram else BACK_FLASH
+        footer = _BACK_TEXT if on_fram is None else _BACK_FRAM if on_fram else _BACK_FLASH
         back = Text(glyphs, len(footer), gfx.DIM, 1, False, (0.0, 0.0),
                     (margin, height - gfx.GLYPH_H - 2), LEFT)
         back.set(footer)
         self.footer = back
         self.group.append(back.group)
-        note = Text(glyphs, len(NOTE_B), gfx.DIM, 1, True, (0.5, 0.5), (width // 2, 8))
-        note.set(NOTE_B)
+        note = Text(glyphs, len(_NOTE_B), gfx.DIM, 1, True, (0.5, 0.5), (width // 2, 8))
+        note.set(_NOTE_B)
         self.group.append(note.group)
         self.shown = -1
         self.columns = columns

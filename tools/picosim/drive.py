@@ -23,9 +23,11 @@ as ``tools.deploy`` installs a kit: compiled code interns only the names it need
 (no local variable names), which keeps the qstr pools, and so the heap, smaller
 (about 8 KB once every game has been played, measured on the emulated Pico), and
 boots faster. ``boot.py`` and ``code.py`` stay source (CircuitPython looks them up by
-those names). Each compiled file is kept for the life of the process, keyed by its
-name and bytes: a test session builds a drive per run, and a hundred ``mpy-cross``
-processes per drive would cost seconds each time.
+those names). A file's source name (``mpy-cross -s``) is its :func:`device_file`, the
+string CircuitPython interns for its ``__file__`` when importing it: one interned name
+per module, not two (a traceback names the ``.mpy``). Each compiled file is kept for the
+life of the process, keyed by its name and bytes: a test session builds a drive per run,
+and a hundred ``mpy-cross`` processes per drive would cost seconds each time.
 """
 
 import ast
@@ -164,9 +166,16 @@ def _compile(source, name):
         return dst.read_bytes()
 
 
+def device_file(rel):
+    """The ``__file__`` CircuitPython gives the module at ``rel`` on the drive (sys.path
+    is ``['', '/', '/lib']``: the project is found from ``''``, a library from ``/lib``)."""
+    return "/" + rel if rel.startswith("lib/") else rel
+
+
 def _maybe_mpy(rel, source, compile_it):
     if compile_it and rel.endswith(".py"):
-        return rel[:-3] + ".mpy", mpy_cross(source, rel)
+        rel = rel[:-3] + ".mpy"
+        return rel, mpy_cross(source, device_file(rel))
     return rel, source
 
 

@@ -11,6 +11,8 @@ then Frustration to a target of 20 (the default 10 takes minutes a game:
 docs/SIMULATION.md).
 """
 
+from engine.compat import const
+
 KEY = "aggravation"
 OPTIONS = (
     ("Mode", ("Aggravation", "Frustration")),
@@ -18,14 +20,14 @@ OPTIONS = (
     ("Call window", ("300 ms", "400 ms", "600 ms")),
 )
 DEFAULTS = b"\x00\x00\x01"  # Aggravation, target 10, the book's 400 ms
-TARGETS = (10, 15, 20)
-CALLS = (300, 400, 600)
+_TARGETS = const((10, 15, 20))
+_CALLS = const((300, 400, 600))
 RANK_FLASH = False  # a tie flashes its stack only
 MODULES = ("hw.games.aggravation.scene", "hw.games.aggravation.table",
            "hw.games.aggravation.keys", "hw.games.aggravation", "engine.aggravation_bot",
            "engine.aggravation", "engine.aggravation_rules")
 VARIATIONS = 2  # the demo: Aggravation, then Frustration
-DEMO_TARGET = 20
+_DEMO_TARGET = const(20)
 
 
 def option_shown(menu, i):
@@ -49,8 +51,8 @@ def game(sink):
 def rules(menu):
     from engine.aggravation_rules import AggravationRules
 
-    return AggravationRules(frustration=menu.option(0), target=TARGETS[menu.option(1)],
-                            call=CALLS[menu.option(2)], penalty=menu.penalty(),
+    return AggravationRules(frustration=menu.option(0), target=_TARGETS[menu.option(1)],
+                            call=_CALLS[menu.option(2)], penalty=menu.penalty(),
                             tie=menu.tie(), wins=menu.wins())
 
 
@@ -58,7 +60,7 @@ def attract_rules(variation, wins):
     from engine.aggravation_rules import AggravationRules
 
     if variation:
-        return AggravationRules(frustration=1, target=DEMO_TARGET, wins=wins)
+        return AggravationRules(frustration=1, target=_DEMO_TARGET, wins=wins)
     return AggravationRules(wins=wins)
 
 

@@ -111,7 +111,7 @@ _PACK = const(0)
 _OUT = const(1)
 _CALLING = const(2)
 _SHARE = const(3)
-_LABELS = (b"Pack ", b"Out! ", b"Call ", b"Share ")
+_LABELS = const((b"Pack ", b"Out! ", b"Call ", b"Share "))
 
 
 def stack_x(geo, pos):

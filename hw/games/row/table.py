@@ -39,6 +39,7 @@ views (``piles``, ``tops``, ``active``, ``packs``, ``coverable``, ``phase``,
 import displayio
 
 from engine.cards import NO_CARD
+from engine.compat import const
 from engine.family import PLAY
 from engine.family_rules import TIE_COIN
 from engine.ticks import ticks_diff
@@ -52,8 +53,8 @@ from hw.draw.text import LEFT, RIGHT, Text
 
 MAX_PILES = 6  # engine.row.MAX_PILES (not imported: the view needs no engine module)
 TIE_MS = 900  # how long "Tie" stays on the message line
-TIE_TEXTS = (b"Tie - nobody plays", b"Tie - coin toss")  # by rules.tie (replay, coin)
-TIE_SHOWN = 0xFE  # in ``shown``: a seat's line tells the tie (not a MSG_* id)
+_TIE_TEXTS = const((b"Tie - nobody plays", b"Tie - coin toss"))  # by rules.tie (replay, coin)
+_TIE_SHOWN = const(0xFE)  # in ``shown``: a seat's line tells the tie (not a MSG_* id)
 
 
 def _fits(scale, card_w, card_h):
@@ -197,7 +198,7 @@ class RowView:
         self.tie_at = 0
         self.tie_on = False
         self.message = -1
-        self.shown = bytearray(b"\xff\xff")  # each seat's line: a MSG_* id, or TIE_SHOWN
+        self.shown = bytearray(b"\xff\xff")  # each seat's line: a MSG_* id, or _TIE_SHOWN
         self.set_message(MSG_NONE)
 
     def _lay_out(self, piles):
@@ -224,11 +225,11 @@ class RowView:
                 self.messages[seat].set(MESSAGES[line][seat])
 
     def _tie_message(self, tie):
-        text = TIE_TEXTS[1 if tie else 0]
+        text = _TIE_TEXTS[1 if tie else 0]
         shown = self.shown
         for seat in range(2):
-            if shown[seat] != TIE_SHOWN:
-                shown[seat] = TIE_SHOWN
+            if shown[seat] != _TIE_SHOWN:
+                shown[seat] = _TIE_SHOWN
                 self.messages[seat].set(text)
 
     def update(self, game, now, msg, hints, feedback=None):

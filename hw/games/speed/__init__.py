@@ -7,6 +7,8 @@ mark a selected card), so it goes when another game is chosen. The menu's option
 the book's house rules; a match played for points does not ask the match length.
 """
 
+from engine.compat import const
+
 KEY = "speed"
 OPTIONS = (
     ("Cards", ("20 each", "15 each")),
@@ -15,8 +17,8 @@ OPTIONS = (
     ("Points", ("off", "first to 25", "first to 50", "first to 100")),
 )
 DEFAULTS = b"\x00\x00\x00\x00"
-CARDS_TO = (20, 15)
-POINTS_TO = (0, 25, 50, 100)  # a points match (docs/SIMULATION.md: 25 is about 5 min)
+_CARDS_TO = const((20, 15))
+_POINTS_TO = const((0, 25, 50, 100))  # a points match (docs/SIMULATION.md: 25 is about 5 min)
 RANK_FLASH = False  # a tie flashes its place only
 MODULES = ("hw.games.speed.table", "hw.games.speed.keys", "hw.games.speed", "engine.speed_bot",
            "engine.speed", "engine.speed_rules")
@@ -40,8 +42,8 @@ def game(sink):
 def rules(menu):
     from engine.speed_rules import SpeedRules
 
-    return SpeedRules(cards=CARDS_TO[menu.option(0)], same=menu.option(1),
-                      remake=menu.option(2), points=POINTS_TO[menu.option(3)],
+    return SpeedRules(cards=_CARDS_TO[menu.option(0)], same=menu.option(1),
+                      remake=menu.option(2), points=_POINTS_TO[menu.option(3)],
                       penalty=menu.penalty(), tie=menu.tie(), wins=menu.wins())
 
 

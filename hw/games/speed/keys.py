@@ -52,21 +52,22 @@ selection's changes, for the screen.
 """
 
 from engine.cards import NO_CARD
+from engine.compat import const
 
-CARD_BUTTONS = b"\x00\x01\x02\x03\xff\xff\x04\xff"  # button -> hand slot (255: none)
+_CARD_BUTTONS = const(b"\x00\x01\x02\x03\xff\xff\x04\xff")  # button -> hand slot (255: none)
 PILE_LEFT = 4
 CANCEL = 5
 PILE_RIGHT = 7
 NONE = 255
-_DEALING = 1  # engine.grid phases
-_PLAY = 2
-_STUCK = 3
+_DEALING = const(1)  # engine.grid phases
+_PLAY = const(2)
+_STUCK = const(3)
 _SLOTS = 5
 
 
 def slot_button(slot):
     """The pad button (0-7) of hand ``slot`` (for tests, docs and the emulator)."""
-    return CARD_BUTTONS.find(bytes((slot,)))
+    return _CARD_BUTTONS.find(bytes((slot,)))
 
 
 def pile_button(seat, pile):
@@ -110,7 +111,7 @@ class Controls:
 
     def target(self, game, seat, button):
         """The play (``n``) that ``seat``'s pad ``button`` (0-7) makes now, or -1."""
-        slot = CARD_BUTTONS[button]
+        slot = _CARD_BUTTONS[button]
         if slot != NONE:
             card = game.hands[seat * _SLOTS + slot]
             if card == NO_CARD:

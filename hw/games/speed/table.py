@@ -51,6 +51,7 @@ put on the engine by ``hw.games.SpeedKind``: the selections).
 import displayio
 
 from engine.cards import NO_CARD
+from engine.compat import const
 from engine.family import PLAY, WHY_DEADLOCK
 from engine.ticks import ticks_add, ticks_diff
 from hw.draw import gfx
@@ -86,13 +87,13 @@ MESSAGES = tuple(_SPEED_WORDS.get(i, texts) for i, texts in enumerate(messages.M
 del _SPEED_WORDS
 MESSAGE_WIDTH = 19  # the longest message
 
-DRAW_TEXT = b"Draw 15"  # the draw pile's count is written at DRAW_AT
-DRAW_AT = 5
+_DRAW_TEXT = const(b"Draw 15")  # the draw pile's count is written at _DRAW_AT
+_DRAW_AT = const(5)
 SCORE_WIDTH = 11  # "1/2 wins" or "12/100 pts", at the reader's right
 WINS_UNIT = b" wins"
 POINTS_UNIT = b" pts"
-SIDE_TEXT = b"Side 10"
-SIDE_AT = 5
+_SIDE_TEXT = const(b"Side 10")
+_SIDE_AT = const(5)
 LOCKED_TEXT = b"LOCKED"  # over the draw count, in a field as wide
 
 
@@ -206,13 +207,13 @@ class SpeedView:
         for pile in range(2):
             for seat in range(2):
                 y = mid_y + quarter if seat == 0 else mid_y - quarter
-                side = Text(glyphs, len(SIDE_TEXT), gfx.DIM, ts, seat == 1, (0.5, 0.5),
+                side = Text(glyphs, len(_SIDE_TEXT), gfx.DIM, ts, seat == 1, (0.5, 0.5),
                             (side_x[pile], y), LEFT, gfx.FELT)
-                side.set(SIDE_TEXT)
+                side.set(_SIDE_TEXT)
                 self.group.append(side.group)
                 self.side_text.append(side)
         # the message: centred between the draw count and the score (A's side; B's mirrored)
-        middle = (width + (len(DRAW_TEXT) - SCORE_WIDTH) * gfx.GLYPH_W * ts) // 2
+        middle = (width + (len(_DRAW_TEXT) - SCORE_WIDTH) * gfx.GLYPH_W * ts) // 2
         self.draw_text = []
         self.score_text = []
         self.lock_text = []
@@ -222,14 +223,14 @@ class SpeedView:
             y = height - strip // 2 if seat == 0 else strip // 2
             left = margin if seat == 0 else width - margin  # the reader's left
             right = width - margin if seat == 0 else margin
-            draw = Text(glyphs, len(DRAW_TEXT), gfx.TEXT, ts, flip, (0.0, 0.5), (left, y), LEFT,
+            draw = Text(glyphs, len(_DRAW_TEXT), gfx.TEXT, ts, flip, (0.0, 0.5), (left, y), LEFT,
                         gfx.PANEL)
-            draw.set(DRAW_TEXT)
+            draw.set(_DRAW_TEXT)
             score = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
                          gfx.PANEL)
             message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ts, flip, (0.5, 0.5),
                            (middle if seat == 0 else width - middle, y), background=gfx.PANEL)
-            lock = Text(glyphs, len(DRAW_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5), (left, y),
+            lock = Text(glyphs, len(_DRAW_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5), (left, y),
                         background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
             lock.hidden = True
@@ -369,13 +370,13 @@ class SpeedView:
             count = game.draws[seat]
             if count != self.draws[seat]:
                 self.draws[seat] = count
-                self.draw_text[seat].number(DRAW_AT, count, 2)
+                self.draw_text[seat].number(_DRAW_AT, count, 2)
         for pile in range(2):
             count = game.sides[pile]
             if count != self.sides[pile]:
                 self.sides[pile] = count
-                self.side_text[2 * pile].number(SIDE_AT, count, 2)
-                self.side_text[2 * pile + 1].number(SIDE_AT, count, 2)
+                self.side_text[2 * pile].number(_SIDE_AT, count, 2)
+                self.side_text[2 * pile + 1].number(_SIDE_AT, count, 2)
         rules = game.rules
         goal = rules.points
         wins = rules.wins
