@@ -124,6 +124,7 @@ wiring: venv
 
 deploy:
 	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }
+	@$(CPSTACK) fetch --quiet mpy-cross || echo "make deploy: going on; the firmware goes as .py"
 	$(PYTHON) -m tools.deploy "$(DRIVE)" $(ARGS)
 
 # The real CircuitPython 10.2.1 stack (tools/cpstack, docs/EMULATOR.md): the Pico UF2,

@@ -45,10 +45,17 @@ def snapshot(drive):
 
 
 def is_new_firmware(drive):
+    """The drive holds this firmware: each module as its ``.py``, or compiled (``.mpy``,
+    CircuitPython's mpy-cross: what ``tools.deploy`` copies when it has one)."""
     for package in deploy.PACKAGES:
         here = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py"))
         there = sorted(p.relative_to(drive).as_posix() for p in (drive / package).rglob("*")
                        if p.is_file())
+        compiled = [name[:-3] + ".mpy" for name in here]
+        if there == compiled:
+            if any((drive / name).read_bytes()[:2] != b"C\x06" for name in compiled):
+                return False
+            continue
         if here != there:
             return False
         for name in here:
@@ -228,3 +235,28 @@ def test_a_drive_with_room_gets_the_whole_firmware(tmp_path):
     assert after != before
     assert not [n for n in listing if n.startswith(".cspeed")]
     assert "code.py" in listing and "engine" in listing and "hw" in listing
+
+
+def test_the_firmware_goes_compiled_when_circuitpythons_mpy_cross_is_there(tmp_path):
+    """Compiled, the firmware interns fewer names: the heap figures of docs/FIRMWARE.md
+    are for .mpy files, so the tool a teacher runs must copy those, named as the
+    board names them (one interned name per module: its ``__file__``)."""
+    if not deploy.MPY_CROSS.is_file():
+        pytest.skip(cpstack_line())
+    drive = make_drive(tmp_path / "CIRCUITPY")
+    run = cli(drive)
+    assert run.returncode == 0, run.stderr
+    assert is_new_firmware(drive)
+    assert not list((drive / "hw").rglob("*.py")) and not list((drive / "engine").rglob("*.py"))
+    menu = (drive / "hw" / "menu.mpy").read_bytes()
+    assert b"hw/menu.mpy" in menu and b"hw/menu.py" not in menu
+    again = make_drive(tmp_path / "PY")
+    run = cli(again, "--py")
+    assert run.returncode == 0, run.stderr
+    assert (again / "hw" / "menu.py").read_bytes() == (ROOT / "hw" / "menu.py").read_bytes()
+
+
+def cpstack_line():
+    from tools import cpstack
+
+    return cpstack.missing_line("mpy-cross")

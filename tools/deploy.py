@@ -1,9 +1,12 @@
 """Copy the firmware onto a mounted CIRCUITPY drive.
 
-Usage: ``python3 -m tools.deploy /media/$USER/CIRCUITPY [--settings FILE] [--libs [--py]] [--dry-run]``
+Usage: ``python3 -m tools.deploy /media/$USER/CIRCUITPY [--settings FILE] [--libs] [--py] [--dry-run]``
 
-Copies ``engine/`` and ``hw/`` (their ``.py`` files; both folders are replaced
-whole, so no stale module survives), the device libraries found in ``lib/`` (if
+Copies ``engine/`` and ``hw/`` (both folders replaced whole, so no stale module
+survives) compiled to ``.mpy`` by CircuitPython's ``mpy-cross`` 10.2.1 (see below;
+compiled, the firmware interns fewer names and leaves kilobytes more heap in play,
+docs/FIRMWARE.md), or as ``.py`` with ``--py`` or when that ``mpy-cross`` is not
+there (saying so), the device libraries found in ``lib/`` (if
 you keep a copy there; ``lib/requirements.txt`` itself stays behind),
 ``settings.toml`` (``--settings FILE``, or ``tools/settings.toml`` when the drive
 has none or only the empty one CircuitPython creates on a fresh drive: a non-empty
@@ -238,14 +241,13 @@ def deploy(drive, root=ROOT, settings=None, dry_run=False, out=sys.stdout, libs=
     if settings is not None and not Path(settings).is_file():
         raise DeployError("settings file %s not found" % settings)
     swap = Swap(drive, out)
-    if libs:
-        with tempfile.TemporaryDirectory(prefix="cspeed-libs-") as work:
+    with tempfile.TemporaryDirectory(prefix="cspeed-mpy-") as work:
+        if libs:
             add_libraries(swap, work, root, mpy_cross, dry_run)
-            return _add_firmware(swap, drive, root, settings).run(dry_run)
-    return _add_firmware(swap, drive, root, settings).run(dry_run)
+        return _add_firmware(swap, drive, root, settings, work, mpy_cross, dry_run).run(dry_run)
 
 
-def _add_firmware(swap, drive, root, settings):
+def _add_firmware(swap, drive, root, settings, work, mpy_cross, dry_run):
     for source, target in plan(drive, root, settings):
         label = source.relative_to(root) if source.is_relative_to(root) else source
         files = sorted(p for p in source.rglob("*") if p.is_file()) if source.is_dir() \
@@ -254,6 +256,15 @@ def _add_firmware(swap, drive, root, settings):
             rel = PurePosixPath(*target.relative_to(drive).parts)
             if source.is_dir():
                 rel = rel.joinpath(*path.relative_to(source).parts)
+            if mpy_cross is not None and rel.parts[0] in PACKAGES:
+                # Compiled, the firmware interns fewer names and the board runs no
+                # compiler: kilobytes of heap in play (docs/FIRMWARE.md).
+                rel = rel.with_suffix(".mpy")
+                if not dry_run:
+                    compiled = Path(work).joinpath(*rel.parts)
+                    compiled.parent.mkdir(parents=True, exist_ok=True)
+                    compile_mpy(path, compiled, mpy_cross, str(rel))
+                    path = compiled
             swap.add(path, rel, label=label)
     return swap
 
@@ -476,18 +487,21 @@ def main(argv=None):
     parser.add_argument("--libs", action="store_true",
                         help="also install the libraries pinned in lib/requirements.txt, "
                              "offline, from this Python's site-packages")
-    parser.add_argument("--py", action="store_true", help="with --libs: .py files, no .mpy")
+    parser.add_argument("--py", action="store_true",
+                        help="copy .py files (firmware and libraries), compile nothing")
     parser.add_argument("--mpy-cross", metavar="PATH",
                         help="CircuitPython's mpy-cross (default: %s if present)" % MPY_CROSS)
     args = parser.parse_args(argv)
     try:
         mpy_cross = None
-        if args.libs and not args.py:
+        if not args.py:
             mpy_cross = Path(args.mpy_cross) if args.mpy_cross else MPY_CROSS
             if not mpy_cross.is_file():
                 if args.mpy_cross:
                     raise DeployError("no mpy-cross at %s" % mpy_cross)
-                sys.stdout.write("(libraries go as .py: %s)\n" % cpstack.missing_line("mpy-cross"))
+                sys.stdout.write("(the firmware%s goes as .py, which leaves less heap in play:"
+                                 " %s)\n" % (" and libraries" if args.libs else "",
+                                              cpstack.missing_line("mpy-cross")))
                 mpy_cross = None
         deploy(args.drive, settings=args.settings, dry_run=args.dry_run, libs=args.libs,
                mpy_cross=mpy_cross)
