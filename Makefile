@@ -57,9 +57,11 @@ test: venv node_modules
 CHECK_TESTS := tests/test_*rules.py tests/test_*properties.py tests/test_fw_*.py \
 	tests/test_micropython.py
 # The VM proofs run in CircuitPython's interpreter here (native: seconds); make test runs
-# them in MicroPython's too (the npm VM: five times slower).
-CHECK_K := not test_micropython or circuitpython and (vm_alloc.py or vm_row_alloc.py \
-	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py)
+# them in MicroPython's too (the npm VM: five times slower). The screens are checked at
+# 320x240 here; make test checks the 240x240 and 240x135 panels too (size1, size2).
+CHECK_K := (not test_micropython or circuitpython and (vm_alloc.py or vm_row_alloc.py \
+	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py)) \
+	and not size1 and not size2
 check: export SDL_VIDEODRIVER = dummy
 check: export SDL_AUDIODRIVER = dummy
 check: export PYTHONDONTWRITEBYTECODE = 1
