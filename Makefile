@@ -1,6 +1,6 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
 #   make test   - bootstrap .venv and node_modules if stale, then run every test (all cores)
-#   make check  - the edit-test loop in under a minute: rules, properties, firmware, VM allocation
+#   make check  - the edit-test loop in about a minute: rules, properties, firmware, VM allocation
 #   make play   - desktop emulator        make bench - engine benchmark
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
 #   make cpstack                                 fetch and check the real CircuitPython 10.2.1 files (tools/cpstack)
