@@ -2,9 +2,9 @@
 
 :func:`drive_files` returns ``{path: bytes}``: ``boot.py``, ``code.py`` (or a
 ``code.py`` given instead), ``settings.toml`` made from ``KEY=VALUE`` settings, the
-firmware's ``engine/`` and ``hw/`` packages, and in ``lib/`` the Adafruit libraries
-the firmware imports, with their own imports, taken from the pinned PyPI packages
-installed in the venv (requirements-dev.txt).
+firmware's ``engine/`` and ``hw/`` packages (their subpackages too), and in ``lib/``
+the Adafruit libraries the firmware imports, with their own imports, taken from the
+pinned PyPI packages installed in the venv (requirements-dev.txt).
 
 Implementation Notes
 --------------------
@@ -95,14 +95,24 @@ def _lib_file(name, site):
     return None
 
 
+def project_sources():
+    """``[(path on the drive, source path)]`` of ``engine/`` and ``hw/``, subpackages too."""
+    found = []
+    for package in PROJECT_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT)
+            if "__pycache__" not in rel.parts:
+                found.append((rel.as_posix(), path))
+    return found
+
+
 def library_files(site=None):
     """Return ``{relative path under lib/: source path}`` of the libraries needed."""
     site = site or site_packages()
     todo = []
-    for package in PROJECT_PACKAGES:
-        for path in sorted((ROOT / package).glob("*.py")):
-            name = package + "." + path.stem
-            todo += imported_modules(path.read_text(encoding="utf-8"), name, False)
+    for rel, path in project_sources():
+        name = rel[:-3].replace("/", ".")
+        todo += imported_modules(path.read_text(encoding="utf-8"), name, False)
     taken, seen = {}, set()
     while todo:
         name = todo.pop()
@@ -156,11 +166,9 @@ def drive_files(settings=None, mpy=("lib",), code=None, extra=None):
     files = {"boot.py": (ROOT / "boot.py").read_bytes(),
              "code.py": Path(code).read_bytes() if code else (ROOT / "code.py").read_bytes(),
              "settings.toml": settings_toml(settings or {}).encode("utf-8")}
-    for package in PROJECT_PACKAGES:
-        for path in sorted((ROOT / package).glob("*.py")):
-            rel, data = _maybe_mpy("%s/%s" % (package, path.name), path.read_bytes(),
-                                   "project" in mpy)
-            files[rel] = data
+    for rel, path in project_sources():
+        rel, data = _maybe_mpy(rel, path.read_bytes(), "project" in mpy)
+        files[rel] = data
     for rel, path in sorted(library_files().items()):
         rel, data = _maybe_mpy("lib/" + rel.replace(os.sep, "/"), path.read_bytes(), "lib" in mpy)
         files[rel] = data
