@@ -1,6 +1,8 @@
 """hw.link.frame: frames survive the wire, damaged ones never pass as good ones."""
 
 import random
+import re
+from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
@@ -29,25 +31,52 @@ def encoded(f):
     return bytes(out[:n])
 
 
-def decode_all(data, dec=None):
-    """Every frame the decoder accepts from ``data``, as (seat, kind, seq, ack, payload)."""
+def decode_all(data, dec=None, chunk=None):
+    """Every frame the decoder accepts from ``data``, as (seat, kind, seq, ack, payload).
+
+    ``chunk``: scan that many bytes at a time (None: all at once), as reads come.
+    """
     dec = dec or fr.Decoder()
     got = []
-    for b in data:
-        if dec.feed(b):
+    chunk = chunk or max(1, len(data))
+    for at in range(0, len(data), chunk):
+        piece = data[at:at + chunk]
+        i = 0
+        while i < len(piece):
+            i = dec.scan(piece, i, len(piece))
+            if i < 0:
+                break
             got.append((dec.seat, dec.kind, dec.seq, dec.ack,
                         bytes(dec.buf[fr.HEADER:fr.HEADER + dec.length])))
     return got
 
 
-def test_crc16_is_ccitt_false():
-    assert fr.crc16(b"123456789") == 0x29B1
-    assert fr.crc16(b"") == 0xFFFF
-    data = bytes(range(256))
+def crc16_reference(data):
+    """CRC-16/CCITT-FALSE, bit by bit."""
     crc = 0xFFFF
     for b in data:
-        crc = fr.crc16_byte(crc, b)
-    assert crc == fr.crc16(data) == fr.crc16(data[100:], crc=fr.crc16(data[:100]))
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
+    return crc
+
+
+def unstuff(data):
+    """The body of one encoded frame (after START, escapes undone)."""
+    out, esc = bytearray(), False
+    for b in data[1:]:
+        if b == fr.ESC:
+            esc = True
+            continue
+        out.append(b ^ 0x20 if esc else b)
+        esc = False
+    return bytes(out)
+
+
+def test_the_crc_is_ccitt_false():
+    assert crc16_reference(b"123456789") == 0x29B1
+    body = unstuff(encoded((0x10, fr.LOG, 1, 2, bytes(range(256))[:fr.MAX_PAYLOAD])))
+    assert int.from_bytes(body[-2:], "big") == crc16_reference(body[:-2])
 
 
 @settings(max_examples=300, deadline=None)
@@ -56,7 +85,9 @@ def test_a_frame_round_trips_and_its_start_byte_is_never_inside(f):
     data = encoded(f)
     assert data[0] == fr.START and fr.START not in data[1:]
     assert len(data) <= fr.FRAME_MAX
-    assert decode_all(data) == [f]
+    assert decode_all(data) == [f] == decode_all(data, chunk=1) == decode_all(data, chunk=5)
+    body = unstuff(data)
+    assert int.from_bytes(body[-2:], "big") == crc16_reference(body[:-2])
 
 
 @settings(max_examples=200, deadline=None)
@@ -165,3 +196,13 @@ def test_false_accepts_are_rare():
         damaged += 1
         wrong += sum(1 for g in decode_all(data) if g != f)
     assert damaged > 15000 and wrong == 0
+
+
+def test_the_link_folds_in_the_same_frame_constants():
+    # hw.link.link keeps private copies (folded at compile time on the device)
+    source = (Path(__file__).resolve().parent.parent / "hw" / "link" / "link.py").read_text()
+    copies = dict(re.findall(r"^_([A-Z_]+) = const\((\w+)\)", source, re.M))
+    shared = {name: value for name, value in copies.items() if hasattr(fr, name)}
+    assert len(shared) >= 12
+    for name, value in shared.items():
+        assert int(value, 0) == getattr(fr, name), name

@@ -38,7 +38,6 @@ def test_offset_and_drift_come_out_of_clean_exchanges_across_the_wrap(offset, pp
     g = int(h + offset + h * ppm / 1e6) & MASK
     mapped = sync.to_host(g)
     assert abs(((mapped - int(h) + (1 << 28)) & MASK) - (1 << 28)) <= 1
-    assert abs(((sync.to_guest(mapped) - g + (1 << 28)) & MASK) - (1 << 28)) <= 1
 
 
 def test_a_large_drift_moves_the_base_and_keeps_working():

@@ -20,7 +20,7 @@ Nothing here allocates.
 from engine.compat import const
 from engine.ticks import ticks_diff
 
-MASK = const((1 << 29) - 1)
+_MASK = const((1 << 29) - 1)
 NOT_YET = const(-1)
 
 
@@ -75,5 +75,5 @@ class Gate:
     def place(self, host_t):
         """Where a guest press mapped to ``host_t`` goes: never on a tick already judged."""
         if self.started and ticks_diff(host_t, self.judged) <= 0:
-            return (self.judged + 1) & MASK
+            return (self.judged + 1) & _MASK
         return host_t

@@ -10,7 +10,8 @@ reliable number the sender expects from the addressee. docs/LINK.md has the type
 their payloads.
 
 :func:`encode` writes a whole frame into a caller's buffer; :class:`Decoder` takes
-bytes one at a time and says when a whole, valid frame is in its buffer. A receiver
+bytes a buffer at a time (:meth:`Decoder.scan`: one loop, as a call per byte would cost
+the device more than the decoding) and stops when a whole, valid frame is in its buffer. A receiver
 resynchronises at the next ``START`` whatever came before it: a frame cut short,
 damaged or of an unknown type or length is dropped and counted.
 
@@ -18,12 +19,13 @@ Implementation Notes
 --------------------
 
 CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF; ``crc16(b"123456789") ==
-0x29B1``), computed four bits at a time from a 16-entry table so every intermediate
-stays a small int. It detects every error of up to 3 bits and every burst of up to 16
+0x29B1``), from a 256-entry table, every intermediate a small int. It detects every error of up to 3 bits and every burst of up to 16
 bits in a frame; a frame damaged otherwise passes with odds of about 1 in 65536, and
 the decoder's checks of type and length (a fixed length per type) cut those further.
 Nothing here allocates after construction.
 """
+
+from array import array
 
 from engine.compat import const
 
@@ -49,52 +51,20 @@ VERSION = const(1)
 
 HEADER = const(5)  # seat, type, seq, ack, length
 MAX_PAYLOAD = const(200)  # a CSLOG line (the longest, a deck, is 160 bytes)
-BODY_MAX = const(207)  # HEADER + MAX_PAYLOAD + 2 (CRC)
+_BODY_MAX = const(207)  # HEADER + MAX_PAYLOAD + 2 (CRC)
 FRAME_MAX = const(415)  # START + every body byte escaped
 
-_CRC_NIBBLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-               0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
+# CRC-16/CCITT-FALSE, one table entry per byte value (built once: 512 bytes of heap
+# buy the decoder's per-byte loop half its work).
+_CRC = array("H", bytes(512))
+for _i in range(256):
+    _c = _i << 8
+    for _ in range(8):
+        _c = ((_c << 1) ^ 0x1021 if _c & 0x8000 else _c << 1) & 0xFFFF
+    _CRC[_i] = _c
+del _i, _c
 
-
-def crc16_byte(crc, b):
-    """CRC-16/CCITT-FALSE of ``crc`` followed by byte ``b``."""
-    crc = ((crc << 4) & 0xFFFF) ^ _CRC_NIBBLE[(crc >> 12) ^ (b >> 4)]
-    return ((crc << 4) & 0xFFFF) ^ _CRC_NIBBLE[(crc >> 12) ^ (b & 0x0F)]
-
-
-def crc16(buf, start=0, end=-1, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of ``buf[start:end]`` (``end`` -1: to the end)."""
-    if end < 0:
-        end = len(buf)
-    for i in range(start, end):
-        crc = crc16_byte(crc, buf[i])
-    return crc
-
-
-def payload_ok(kind, n):
-    """True if a frame of type ``kind`` may carry ``n`` payload bytes."""
-    if kind == LOG:
-        return 0 < n <= MAX_PAYLOAD
-    if kind == ACK or kind == NACK:
-        return n == 0
-    if kind == SYNC_REQ or kind == SYNC_REP:
-        return n == 12
-    if kind == WATERMARK or kind == HELLO:
-        return n == 4
-    if kind == PRESS:
-        return n == 6
-    if kind == ASSIGN:
-        return n == 5
-    return False
-
-
-def _put(out, i, b):
-    if b == START or b == ESC:
-        out[i] = ESC
-        out[i + 1] = b ^ _FLIP
-        return i + 2
-    out[i] = b
-    return i + 1
+_HDR = bytearray(HEADER)  # encode's header, before stuffing
 
 
 def encode(out, seat, kind, seq, ack, payload, n, start=0):
@@ -102,23 +72,45 @@ def encode(out, seat, kind, seq, ack, payload, n, start=0):
 
     ``payload[start:start + n]`` is the payload (``payload`` may be None when ``n`` is 0).
     """
+    hdr = _HDR
+    hdr[0] = seat
+    hdr[1] = kind
+    hdr[2] = seq
+    hdr[3] = ack
+    hdr[4] = n
+    table = _CRC
+    crc = 0xFFFF
     out[0] = START
-    crc = crc16_byte(0xFFFF, seat)
-    i = _put(out, 1, seat)
-    crc = crc16_byte(crc, kind)
-    i = _put(out, i, kind)
-    crc = crc16_byte(crc, seq)
-    i = _put(out, i, seq)
-    crc = crc16_byte(crc, ack)
-    i = _put(out, i, ack)
-    crc = crc16_byte(crc, n)
-    i = _put(out, i, n)
+    j = 1
+    for k in range(HEADER):
+        b = hdr[k]
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b]
+        if b == START or b == ESC:
+            out[j] = ESC
+            b ^= _FLIP
+            j += 1
+        out[j] = b
+        j += 1
     for k in range(start, start + n):
         b = payload[k]
-        crc = crc16_byte(crc, b)
-        i = _put(out, i, b)
-    i = _put(out, i, crc >> 8)
-    return _put(out, i, crc & 0xFF)
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b]
+        if b == START or b == ESC:
+            out[j] = ESC
+            b ^= _FLIP
+            j += 1
+        out[j] = b
+        j += 1
+    hdr[0] = crc >> 8
+    hdr[1] = crc & 0xFF
+    for k in range(2):
+        b = hdr[k]
+        if b == START or b == ESC:
+            out[j] = ESC
+            b ^= _FLIP
+            j += 1
+        out[j] = b
+        j += 1
+    return j
 
 
 def put_u32(buf, i, v):
@@ -135,73 +127,104 @@ def get_u32(buf, i):
 
 
 class Decoder:
-    """Bytes in, one at a time; :meth:`feed` is True when a valid frame has just ended.
+    """Bytes in; :meth:`scan` stops after each valid frame.
 
     The frame is then in ``buf``: header fields as attributes (``seat``, ``kind``,
     ``seq``, ``ack``, ``length``), the payload at ``buf[HEADER:HEADER + length]``,
-    valid until the next byte is fed. Counters: ``frames``, ``bad_crc``,
-    ``bad_header`` (unknown type or a length it cannot have), ``cut`` (a frame
-    interrupted by a ``START``), ``bad_escape``, ``noise`` (bytes outside any frame).
+    valid until the next scan. Counters: ``frames``, ``bad_crc``, ``bad_header``
+    (unknown type or a length it cannot have), ``cut`` (a frame interrupted by a
+    ``START``), ``bad_escape``, ``noise`` (bytes outside any frame).
     """
 
     def __init__(self, buf=None):
-        self.buf = buf if buf is not None else bytearray(BODY_MAX)
+        self.buf = buf if buf is not None else bytearray(_BODY_MAX)
         self.n = -1  # body bytes of the frame so far; -1: waiting for a START
-        self.need = BODY_MAX
+        self.need = _BODY_MAX
         self.escaped = False
         self.crc = 0xFFFF
         self.seat = self.kind = self.seq = self.ack = self.length = 0
         self.frames = self.bad_crc = self.bad_header = self.cut = 0
         self.bad_escape = self.noise = 0
 
-    def feed(self, b):
-        """Take one byte; True if it completed a valid frame."""
-        if b == START:
-            if self.n > 0:
-                self.cut += 1
-            self.n = 0
-            self.need = BODY_MAX
-            self.escaped = False
-            self.crc = 0xFFFF
-            return False
-        n = self.n
-        if n < 0:
-            self.noise += 1
-            return False
-        if b == ESC:
-            self.escaped = True
-            return False
-        if self.escaped:
-            self.escaped = False
-            if b != 0x5E and b != 0x5D:  # only START and ESC are ever escaped
-                self.bad_escape += 1
-                self.n = -1
-                return False
-            b ^= _FLIP
+    def scan(self, src, i, end):
+        """Decode ``src[i:end]`` up to the end of the next valid frame.
+
+        Returns the index after that frame's last byte, or -1 when every byte was taken
+        without completing one.
+        """
         buf = self.buf
-        buf[n] = b
-        n += 1
+        table = _CRC
+        n = self.n
+        need = self.need
+        crc = self.crc
+        escaped = self.escaped
+        while i < end:
+            b = src[i]
+            i += 1
+            if b == START:
+                if n > 0:
+                    self.cut += 1
+                n = 0
+                need = _BODY_MAX
+                escaped = False
+                crc = 0xFFFF
+                continue
+            if n < 0:
+                self.noise += 1
+                continue
+            if b == ESC:
+                escaped = True
+                continue
+            if escaped:
+                escaped = False
+                if b != 0x5E and b != 0x5D:  # only START and ESC are ever escaped
+                    self.bad_escape += 1
+                    n = -1
+                    continue
+                b ^= _FLIP
+            buf[n] = b
+            n += 1
+            if n <= need - 2:
+                crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b]
+                if n == HEADER:  # a known type, with a length it may have?
+                    kind = buf[1]
+                    size = buf[4]
+                    if kind == LOG:
+                        ok = 0 < size <= MAX_PAYLOAD
+                    elif kind == ACK or kind == NACK:
+                        ok = size == 0
+                    elif kind == SYNC_REQ or kind == SYNC_REP:
+                        ok = size == 12
+                    elif kind == WATERMARK or kind == HELLO:
+                        ok = size == 4
+                    elif kind == PRESS:
+                        ok = size == 6
+                    else:
+                        ok = kind == ASSIGN and size == 5
+                    if not ok:
+                        self.bad_header += 1
+                        n = -1
+                        continue
+                    need = HEADER + size + 2
+                continue
+            if n < need:
+                continue
+            n = -1
+            if crc != (buf[need - 2] << 8) | buf[need - 1]:
+                self.bad_crc += 1
+                continue
+            self.n = -1
+            self.escaped = False
+            self.seat = buf[0]
+            self.kind = buf[1]
+            self.seq = buf[2]
+            self.ack = buf[3]
+            self.length = buf[4]
+            self.frames += 1
+            return i
         self.n = n
-        if n <= self.need - 2:
-            self.crc = crc16_byte(self.crc, b)
-        if n == HEADER:
-            length = buf[4]
-            if not payload_ok(buf[1], length):
-                self.bad_header += 1
-                self.n = -1
-                return False
-            self.need = HEADER + length + 2
-            return False
-        if n < self.need:
-            return False
-        self.n = -1
-        if self.crc != (buf[n - 2] << 8) | buf[n - 1]:
-            self.bad_crc += 1
-            return False
-        self.seat = buf[0]
-        self.kind = buf[1]
-        self.seq = buf[2]
-        self.ack = buf[3]
-        self.length = buf[4]
-        self.frames += 1
-        return True
+        self.need = need
+        self.crc = crc
+        self.escaped = escaped
+        return -1
+

@@ -2,15 +2,17 @@
 
 :class:`Link` runs either role. The **host** (seat 0) answers a guest's ``HELLO`` with
 ``ASSIGN`` (seat 1), streams the match log (:meth:`Link.send_log`), asks the guest's
-clock every ``SYNC_MS`` (``sync``: a :class:`hw.link.sync.ClockSync`) and passes
-each in-order watermark to ``gate`` (a :class:`hw.link.fair.Gate`). The **guest**
-says ``HELLO`` until it has a seat, sends its presses (:meth:`Link.send_press`)
-stamped on its own clock, answers sync requests at once, and sends a watermark
-(:meth:`Link.drained`) every ``WATERMARK_MS``.
+clock every 250 ms (40 ms for the first 12 exchanges; ``sync``: a
+:class:`hw.link.sync.ClockSync`) and passes each in-order watermark to ``gate`` (a
+:class:`hw.link.fair.Gate`). The **guest** says ``HELLO`` until it has a seat, sends
+its presses (:meth:`Link.send_press`) stamped on its own clock, answers sync requests
+at once, and sends a watermark (:meth:`Link.drained`) every ``WATERMARK_MS`` while
+its clock moves on. Either end sends something at least every 50 ms and reports the
+other lost after ``LOST_MS`` of silence.
 
 LOG and PRESS frames go through a go-back-N window: numbered, kept until the other
 end acknowledges them (every frame carries a cumulative ack), sent again from the
-first one missing on a ``NACK`` or after ``RTO_MS`` without progress; the receiver
+first one missing on a ``NACK`` or after 60 ms without progress; the receiver
 delivers only the next number, so nothing is delivered twice or skipped.
 
 The caller makes the port and calls :meth:`Link.poll` every pass of its loop::
@@ -37,16 +39,32 @@ frame is decoded. A sync request is as long as its reply, so both ways take as l
 on the wire; the host reads the port in a spin for up to ``spin_ms`` after a
 request, so its own loop adds no delay to ``t4`` and an exchange is off only by the
 guest's wait before it reads the request (its loop's pass), which the lowest
-round trips keep small. The window's slots, the frame buffer and the decoder's buffer are made once;
-sending, receiving and a sync update allocate nothing. docs/LINK.md has the frames,
-the timing and the error budget.
+round trips keep small. A write longer than the UART's 32-byte FIFO blocks until the
+rest fits, so at most two numbered frames go out per call. The window's slots, the
+frame buffer and the decoder's buffer are made once; sending, receiving and a sync
+update allocate nothing. docs/LINK.md has the frames, the timing and the error budget.
 """
 
 from engine.compat import const
 from engine.ticks import ticks_diff
 from hw.link import frame as fr
-from hw.link.fair import Gate
-from hw.link.sync import ClockSync
+
+# hw.link.frame's types, seats and header size, folded in at compile time (the tests check
+# that they agree with frame's).
+_ACK = const(0x03)
+_ASSIGN = const(0x02)
+_HEADER = const(5)
+_HELLO = const(0x01)
+_HOST = const(0)
+_LOG = const(0x41)
+_NACK = const(0x04)
+_NO_SEAT = const(0x0F)
+_PRESS = const(0x42)
+_RELIABLE = const(0x40)
+_SYNC_REP = const(0x06)
+_SYNC_REQ = const(0x05)
+_VERSION = const(1)
+_WATERMARK = const(0x07)
 
 ROLE_HOST = const(1)
 ROLE_GUEST = const(2)
@@ -66,25 +84,25 @@ EV_LOST = const(6)  # nothing heard for LOST_MS
 EV_BACK = const(7)  # heard again after EV_LOST
 EV_FULL = const(8)  # guest: the host has no seat left
 
-HELLO_MS = const(100)
-RTO_MS = const(60)  # resend from the oldest unacknowledged frame after this
-HEARTBEAT_MS = const(50)  # send something at least this often
+_HELLO_MS = const(100)
+_RTO_MS = const(60)  # resend from the oldest unacknowledged frame after this
+_HEARTBEAT_MS = const(50)  # send something at least this often
 WATERMARK_MS = const(8)
-SYNC_MS = const(250)
-SYNC_FAST_MS = const(40)  # the first SYNC_FAST exchanges come quicker
-SYNC_FAST = const(12)
-SYNC_WAIT_MS = const(100)  # a request unanswered this long is given up
+_SYNC_MS = const(250)
+_SYNC_FAST_MS = const(40)  # the first _SYNC_FAST exchanges come quicker
+_SYNC_FAST = const(12)
+_SYNC_WAIT_MS = const(100)  # a request unanswered this long is given up
 LOST_MS = const(300)
-SPIN_MS = const(8)  # host: read for the sync reply this long at most
-PUMP_FRAMES = const(2)  # numbered frames put on the wire per call (a write blocks past 33 bytes)
-GUEST_SEAT = const(1)
+_SPIN_MS = const(8)  # host: read for the sync reply this long at most
+_PUMP_FRAMES = const(2)  # numbered frames put on the wire per call (a write blocks past 33 bytes)
+_GUEST_SEAT = const(1)
 
 
 class Link:
     """One end of the cable (see the module docstring)."""
 
     def __init__(self, role, port, clock, handler, nonce, slots=8, slot_size=fr.MAX_PAYLOAD,
-                 spin_ms=SPIN_MS, rx_size=64):
+                 spin_ms=_SPIN_MS, rx_size=64):
         self.role = role
         self.write = port.write
         self.readinto = port.readinto
@@ -94,8 +112,8 @@ class Link:
         self.handler = handler
         self.nonce = nonce & 0xFFFF
         self.host = role == ROLE_HOST
-        self.seat = fr.HOST if self.host else fr.NO_SEAT
-        self.peer = fr.NO_SEAT
+        self.seat = _HOST if self.host else _NO_SEAT
+        self.peer = _NO_SEAT
         self.peer_nonce = -1
         self.state = SEARCHING
         self.lost = False
@@ -121,10 +139,16 @@ class Link:
         now = clock()
         self.last_tx = now
         self.last_rx = now
-        self.hello_at = now - HELLO_MS
-        # clock sync (host) and watermarks (guest)
-        self.sync = ClockSync() if self.host else None
-        self.gate = Gate() if self.host else None
+        self.hello_at = now - _HELLO_MS
+        # clock sync and the gate (host; a guest never loads their code), watermarks (guest)
+        self.sync = self.gate = None
+        if self.host:
+            from hw.link.fair import Gate
+            from hw.link.sync import ClockSync
+
+            self.new_sync = ClockSync
+            self.sync = ClockSync()
+            self.gate = Gate()
         self.sync_t1 = -1
         self.sync_at = now
         self.syncs = 0
@@ -132,12 +156,11 @@ class Link:
         self.wm_sent = -1
         self.wm_at = now
         # counters
-        self.frames_out = self.bytes_out = self.resent = self.nacks = self.timeouts = 0
-        self.ignored = 0
+        self.frames_out = self.bytes_out = self.resent = self.ignored = 0
 
     # ------------------------------------------------------------ sending
     def _send(self, kind, seq, payload, start, n):
-        to = self.peer if self.state == LINKED else fr.NO_SEAT
+        to = self.peer if self.state == LINKED else _NO_SEAT
         size = fr.encode(self.tx, (self.seat << 4) | to, kind, seq, self.expected, payload, n,
                          start)
         self.write(self.tx, size)
@@ -146,7 +169,7 @@ class Link:
         self.last_tx = self.clock()
         self.ack_due = False
 
-    def _send_small(self, kind, n):
+    def _small(self, kind, n):
         # An unnumbered frame carries the first number never sent: "all before it went out".
         self._send(kind, self.high, self.pay, 0, n)
 
@@ -169,27 +192,25 @@ class Link:
         return True
 
     def _pump(self):
-        """Put up to PUMP_FRAMES numbered frames not yet (re)sent on the wire."""
-        for _ in range(PUMP_FRAMES):
+        """Put up to _PUMP_FRAMES numbered frames not yet (re)sent on the wire."""
+        for _ in range(_PUMP_FRAMES):
             if self.resend == self.next:
                 return
             seq = self.resend
             if ((seq - self.base) & 0xFF) >= self.slots:  # acknowledged meanwhile
                 self.resend = self.base
                 continue
-            self._send_slot(seq % self.slots, seq)
+            slot = seq % self.slots
+            self._send(self.kinds[slot], seq, self.store, slot * self.slot_size, self.lens[slot])
+            self.sent_at[slot] = self.last_tx
             seq = (seq + 1) & 0xFF
             self.resend = seq
             if ((seq - self.base) & 0xFF) > ((self.high - self.base) & 0xFF):
                 self.high = seq
 
-    def _send_slot(self, slot, seq):
-        self._send(self.kinds[slot], seq, self.store, slot * self.slot_size, self.lens[slot])
-        self.sent_at[slot] = self.last_tx
-
     def send_log(self, buf, n, start=0):
         """Host: stream one CSLOG line (``buf[start:start + n]``, no newline); False if full."""
-        return self._put(fr.LOG, buf, start, n)
+        return self._put(_LOG, buf, start, n)
 
     def send_press(self, t, key, arg=0):
         """Guest: a press stamped ``t`` on this handheld's clock; False if the window is full."""
@@ -197,7 +218,7 @@ class Link:
         fr.put_u32(pay, 0, t)
         pay[4] = key
         pay[5] = arg
-        return self._put(fr.PRESS, pay, 0, 6)
+        return self._put(_PRESS, pay, 0, 6)
 
     def drained(self, t):
         """Guest: every press stamped up to ``t`` has been given to send_press."""
@@ -209,49 +230,46 @@ class Link:
         self.read()
         now = self.clock()
         if self.state != LINKED:  # searching, or in conflict: the other end must hear it too
-            if ticks_diff(now, self.hello_at) >= HELLO_MS:
+            if ticks_diff(now, self.hello_at) >= _HELLO_MS:
                 self._hello(now)
             return
         if ticks_diff(now, self.last_rx) >= LOST_MS and not self.lost:
             self.lost = True
             self.handler.on_link(EV_LOST)
         if self.base != self.next and \
-                ticks_diff(now, self.sent_at[self.base % self.slots]) >= RTO_MS:
-            self.timeouts += 1
+                ticks_diff(now, self.sent_at[self.base % self.slots]) >= _RTO_MS:
             self._go_back(self.base)
         self._pump()
         if self.host:
-            self._sync_due(now)
+            wait = _SYNC_FAST_MS if self.syncs < _SYNC_FAST else _SYNC_MS
+            if ticks_diff(now, self.sync_at) >= (wait if self.sync_t1 < 0 else _SYNC_WAIT_MS):
+                self._sync_request()
         elif self.wm >= 0 and self.wm != self.wm_sent and self.high == self.next and \
                 ticks_diff(now, self.wm_at) >= WATERMARK_MS:
             fr.put_u32(self.pay, 0, self.wm)
-            self._send_small(fr.WATERMARK, 4)
+            self._small(_WATERMARK, 4)
             self.wm_sent = self.wm
             self.wm_at = now
-        if self.ack_due or ticks_diff(now, self.last_tx) >= HEARTBEAT_MS:
-            self._send_small(fr.ACK, 0)
+        if self.ack_due or ticks_diff(now, self.last_tx) >= _HEARTBEAT_MS:
+            self._small(_ACK, 0)
 
     def _hello(self, now):
         pay = self.pay
         pay[0] = self.role
-        pay[1] = fr.VERSION
+        pay[1] = _VERSION
         pay[2] = self.nonce >> 8
         pay[3] = self.nonce & 0xFF
-        self._send_small(fr.HELLO, 4)
+        self._small(_HELLO, 4)
         self.hello_at = now
 
-    def _sync_due(self, now):
-        wait = SYNC_FAST_MS if self.syncs < SYNC_FAST else SYNC_MS
-        if self.sync_t1 >= 0 and ticks_diff(now, self.sync_at) < SYNC_WAIT_MS:
-            return
-        if ticks_diff(now, self.sync_at) < wait:
-            return
+    def _sync_request(self):
+        """Host: ask the guest's clock, then read for the answer a while (spin_ms)."""
         pay = self.pay
         for k in range(4, 12):
             pay[k] = 0
         t1 = self.clock()
         fr.put_u32(pay, 0, t1)
-        self._send_small(fr.SYNC_REQ, 12)
+        self._small(_SYNC_REQ, 12)
         self.sync_t1 = t1
         self.sync_at = t1
         while self.sync_t1 >= 0 and ticks_diff(self.clock(), t1) < self.spin_ms:
@@ -288,22 +306,25 @@ class Link:
     def feed(self, buf, n):
         """Decode ``buf[0:n]`` (bytes from the port) and act on each whole frame."""
         dec = self.dec
-        for i in range(n):
-            if dec.feed(buf[i]):
-                self._frame()
+        i = 0
+        while i < n:
+            i = dec.scan(buf, i, n)
+            if i < 0:
+                return
+            self._frame()
 
     def _frame(self):
         dec = self.dec
         kind = dec.kind
         sender = dec.seat >> 4
         to = dec.seat & 0x0F
-        if kind == fr.HELLO:
+        if kind == _HELLO:
             self._on_hello()
             return
-        if kind == fr.ASSIGN:
+        if kind == _ASSIGN:
             self._on_assign()
             return
-        if self.state != LINKED or sender != self.peer or (to != self.seat and to != fr.NO_SEAT):
+        if self.state != LINKED or sender != self.peer or (to != self.seat and to != _NO_SEAT):
             self.ignored += 1
             return
         now = self.clock()
@@ -317,7 +338,7 @@ class Link:
             if ((self.resend - self.base) & 0xFF) > ((self.next - self.base) & 0xFF):
                 self.resend = self.base
         buf = dec.buf
-        if kind & fr.RELIABLE:
+        if kind & _RELIABLE:
             seq = dec.seq
             if seq != self.expected:
                 self._out_of_order(seq)
@@ -325,50 +346,49 @@ class Link:
             self.expected = (seq + 1) & 0xFF
             self.nacked = False
             self.ack_due = True
-            if kind == fr.LOG:
-                self.handler.on_log(buf, fr.HEADER, dec.length)
-            elif kind == fr.PRESS:
-                self.handler.on_press(sender, fr.get_u32(buf, fr.HEADER), buf[fr.HEADER + 4],
-                                      buf[fr.HEADER + 5])
+            if kind == _LOG:
+                self.handler.on_log(buf, _HEADER, dec.length)
+            elif kind == _PRESS:
+                self.handler.on_press(sender, fr.get_u32(buf, _HEADER), buf[_HEADER + 4],
+                                      buf[_HEADER + 5])
             return
         in_order = dec.seq == self.expected  # every numbered frame sent before it is here
         if not in_order:
             self._out_of_order(dec.seq)
-        if kind == fr.NACK:
-            self.nacks += 1
+        if kind == _NACK:
             self._go_back(ack)
             self._pump()
-        elif kind == fr.SYNC_REQ:
+        elif kind == _SYNC_REQ:
             if not self.host:
                 t2 = now
                 pay = self.pay
                 for k in range(4):
-                    pay[k] = buf[fr.HEADER + k]
+                    pay[k] = buf[_HEADER + k]
                 fr.put_u32(pay, 4, t2)
                 fr.put_u32(pay, 8, self.clock())
-                self._send_small(fr.SYNC_REP, 12)
-        elif kind == fr.SYNC_REP:
-            if self.host and self.sync_t1 >= 0 and fr.get_u32(buf, fr.HEADER) == self.sync_t1:
-                self.sync.sample(self.sync_t1, fr.get_u32(buf, fr.HEADER + 4),
-                                 fr.get_u32(buf, fr.HEADER + 8), now)
+                self._small(_SYNC_REP, 12)
+        elif kind == _SYNC_REP:
+            if self.host and self.sync_t1 >= 0 and fr.get_u32(buf, _HEADER) == self.sync_t1:
+                self.sync.sample(self.sync_t1, fr.get_u32(buf, _HEADER + 4),
+                                 fr.get_u32(buf, _HEADER + 8), now)
                 self.sync_t1 = -1
                 self.syncs += 1
-        elif kind == fr.WATERMARK:
+        elif kind == _WATERMARK:
             if self.host and in_order and self.sync.ready:
-                self.gate.watermark(sender, self.sync.to_host(fr.get_u32(buf, fr.HEADER)))
+                self.gate.watermark(sender, self.sync.to_host(fr.get_u32(buf, _HEADER)))
 
     def _out_of_order(self, seq):
         if ((seq - self.expected) & 0xFF) < 128:  # ahead: something was lost
             if not self.nacked:
                 self.nacked = True
-                self._send_small(fr.NACK, 0)
+                self._small(_NACK, 0)
         else:  # behind: a frame resent after its ack was lost; ack again
             self.ack_due = True
 
     def _on_hello(self):
         buf = self.dec.buf
-        role = buf[fr.HEADER]
-        nonce = (buf[fr.HEADER + 2] << 8) | buf[fr.HEADER + 3]
+        role = buf[_HEADER]
+        nonce = (buf[_HEADER + 2] << 8) | buf[_HEADER + 3]
         if self.host:
             if role == ROLE_HOST:
                 self._conflict(EV_TWO_HOSTS)
@@ -376,55 +396,52 @@ class Link:
             rejoin = self.state == LINKED and nonce != self.peer_nonce
             if self.state != LINKED or rejoin:
                 self.state = LINKED
-                self.peer = GUEST_SEAT
+                self.peer = _GUEST_SEAT
                 self.peer_nonce = nonce
                 self._reset_channel()
                 self.last_rx = self.clock()
-                self.sync.reset()
-                self.gate.join(GUEST_SEAT)
+                self.sync = self.new_sync()
+                self.gate.join(_GUEST_SEAT)
                 self.handler.on_link(EV_REJOINED if rejoin else EV_LINKED)
-            if nonce == self.peer_nonce:
-                self._assign(GUEST_SEAT, nonce)
+            if nonce == self.peer_nonce:  # assign it its seat (again, if ASSIGN was lost)
+                pay = self.pay
+                pay[0] = _GUEST_SEAT
+                pay[1] = nonce >> 8
+                pay[2] = nonce & 0xFF
+                pay[3] = self.nonce >> 8
+                pay[4] = self.nonce & 0xFF
+                self._small(_ASSIGN, 5)
             return
         if role == ROLE_GUEST:
             self._conflict(EV_NO_HOST)
             return
         if self.state == LINKED and nonce != self.peer_nonce:
             self.state = SEARCHING
-            self.peer = fr.NO_SEAT
-            self.seat = fr.NO_SEAT
+            self.peer = _NO_SEAT
+            self.seat = _NO_SEAT
             self.handler.on_link(EV_HOST_RESTARTED)
         if self.state == SEARCHING:
             self._hello(self.clock())
-
-    def _assign(self, seat, nonce):
-        pay = self.pay
-        pay[0] = seat
-        pay[1] = nonce >> 8
-        pay[2] = nonce & 0xFF
-        pay[3] = self.nonce >> 8
-        pay[4] = self.nonce & 0xFF
-        self._send_small(fr.ASSIGN, 5)
 
     def _on_assign(self):
         if self.host:
             self.ignored += 1
             return
         buf = self.dec.buf
-        seat = buf[fr.HEADER]
-        mine = (buf[fr.HEADER + 1] << 8) | buf[fr.HEADER + 2]
-        host_nonce = (buf[fr.HEADER + 3] << 8) | buf[fr.HEADER + 4]
+        seat = buf[_HEADER]
+        mine = (buf[_HEADER + 1] << 8) | buf[_HEADER + 2]
+        host_nonce = (buf[_HEADER + 3] << 8) | buf[_HEADER + 4]
         if mine != self.nonce:
             self.ignored += 1
             return
-        if seat == fr.NO_SEAT:
+        if seat == _NO_SEAT:
             self._conflict(EV_FULL)
             return
         if self.state == LINKED and host_nonce == self.peer_nonce:
             return  # the same answer again
         self.state = LINKED
         self.seat = seat
-        self.peer = fr.HOST
+        self.peer = _HOST
         self.peer_nonce = host_nonce
         self._reset_channel()
         self.last_rx = self.clock()

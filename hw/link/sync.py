@@ -9,7 +9,7 @@ samples whose round trip is within 1 ms of the bucket's lowest (the least delaye
 either loop; 1 ms, not 0, because stamps in whole ms make one true round trip read
 as two values, and keeping only the lower would favour some phases of the two
 clocks and bias the offset). The last ``points`` points, minus any whose round trip
-exceeds the window's lowest by more than ``RTT_SLACK_MS``, get a least-squares line:
+exceeds the window's lowest by more than 2 ms, get a least-squares line:
 the offset now and the drift. :meth:`ClockSync.to_host` maps a guest stamp
 (``ticks_ms`` modulo 2**29, wrap-aware) to the host's clock through it.
 
@@ -28,16 +28,16 @@ the drift comes out in units of 2**-24 (0.06 ppm) by long division, the offset i
 from engine.compat import const
 from engine.ticks import ticks_diff
 
-MASK = const((1 << 29) - 1)
-RTT_MAX_MS = const(60)  # an exchange slower than this says nothing useful
-RTT_SLACK_MS = const(2)  # points this much slower than the window's fastest are left out
-X_SHIFT = const(8)  # fit x unit: 256 ms
-DRIFT_SHIFT = const(24)  # drift unit: 2**-24 ms per ms
-DRIFT_MAX = const(1 << 15)  # |drift| below 2**15 units: about 1950 ppm
-DT_MAX = const(1 << 14)  # ms of extrapolation at most (keeps drift x dt below 2**29)
-Y_MAX = const(1 << 10)  # quarter ms: a point further than this from the newest is dropped
-X_OLDEST = const(384)  # x units (98 s): older points are dropped (keeps the sums small)
-REBASE = const(1 << 12)  # half ms: offsets further than this from base move base
+_MASK = const((1 << 29) - 1)
+_RTT_MAX_MS = const(60)  # an exchange slower than this says nothing useful
+_RTT_SLACK_MS = const(2)  # points this much slower than the window's fastest are left out
+_X_SHIFT = const(8)  # fit x unit: 256 ms
+_DRIFT_SHIFT = const(24)  # drift unit: 2**-24 ms per ms
+_DRIFT_MAX = const(1 << 15)  # |drift| below 2**15 units: about 1950 ppm
+_DT_MAX = const(1 << 14)  # ms of extrapolation at most (keeps drift x dt below 2**29)
+_Y_MAX = const(1 << 10)  # quarter ms: a point further than this from the newest is dropped
+_X_OLDEST = const(384)  # x units (98 s): older points are dropped (keeps the sums small)
+_REBASE = const(1 << 12)  # half ms: offsets further than this from base move base
 
 
 def _div_round(num, den):
@@ -80,7 +80,6 @@ class ClockSync:
         self.s_y = [0] * bucket  # offset minus base, half ms
         self.s_rtt = [0] * bucket
         self.s_n = 0
-        self.o_t = self.o_y = self.o_rtt = 0  # the open bucket as a point
         self.base = 0
         self.ready = False
         self.ref = 0
@@ -88,128 +87,95 @@ class ClockSync:
         self.drift = 0
         self.samples = self.rejected = self.points_used = 0
 
-    def reset(self):
-        """Forget everything (a guest restarted)."""
-        self.count = self.head = self.s_n = 0
-        self.ready = False
-        self.drift = 0
-
     def sample(self, t1, t2, t3, t4):
         """Take one exchange; return its round trip in ms (-1 if rejected)."""
         rtt = ticks_diff(t4, t1) - ticks_diff(t3, t2)
-        if rtt < 0 or rtt > RTT_MAX_MS or ticks_diff(t3, t2) < 0:
+        if rtt < 0 or rtt > _RTT_MAX_MS or ticks_diff(t3, t2) < 0:
             self.rejected += 1
             return -1
         a = ticks_diff(t2, t1)  # offset + the request's way
-        if not self.ready and self.count == 0 and self.s_n == 0:
+        if not self.ready and self.s_n == 0:
             self.base = a
         # 2 x offset - 2 x base, wrap-aware: (t2 - t1) + (t3 - t4) with both terms near a
         y = 2 * ticks_diff(a, self.base) + ticks_diff(t3 - t4 - a, 0)
-        if y > REBASE or y < -REBASE:
-            self._rebase(y >> 1)
-            y = 2 * ticks_diff(a, self.base) + ticks_diff(t3 - t4 - a, 0)
+        if y > _REBASE or y < -_REBASE:  # the offset drifted far from base: move base along
+            shift = y >> 1
+            self.base = ticks_diff(self.base + shift, 0)
+            for i in range(self.size):
+                self.p_y[i] -= 4 * shift
+            for i in range(self.bucket):
+                self.s_y[i] -= 2 * shift
+            self.offset16 -= 16 * shift
+            y -= 2 * shift
         self.samples += 1
         k = self.s_n
-        self.s_t[k] = (t1 + (rtt >> 1)) & MASK  # the host's time halfway through
+        self.s_t[k] = (t1 + (rtt >> 1)) & _MASK  # the host's time halfway through
         self.s_y[k] = y
         self.s_rtt[k] = rtt
         self.s_n = k + 1
-        self._close_bucket()
-        if self.s_n >= self.bucket:
-            self._push()
-            self.s_n = 0
-        self._fit()
-        return rtt
-
-    def _rebase(self, shift):
-        self.base = ticks_diff(self.base + shift, 0)
-        for i in range(self.size):
-            self.p_y[i] -= 4 * shift
-        for i in range(self.bucket):
-            self.s_y[i] -= 2 * shift
-        self.o_y -= 4 * shift
-        self.offset16 -= 16 * shift
-
-    def _close_bucket(self):
-        """The open bucket as one point: the mean of its samples near its lowest round trip."""
-        n = self.s_n
+        # The open bucket as a point (in the ring's next slot, held once the bucket is
+        # full): the mean of its samples within 1 ms of its lowest round trip.
         low = self.s_rtt[0]
-        for k in range(1, n):
+        for k in range(1, self.s_n):
             if self.s_rtt[k] < low:
                 low = self.s_rtt[k]
         first = -1
         used = sy = st = 0
-        for k in range(n):
+        for k in range(self.s_n):
             if self.s_rtt[k] <= low + 1:
                 if first < 0:
                     first = k
                 used += 1
                 sy += self.s_y[k]
                 st += ticks_diff(self.s_t[k], self.s_t[first])
-        self.o_rtt = low
-        self.o_t = (self.s_t[first] + st // used) & MASK
-        self.o_y = _div_round(4 * sy, 2 * used)  # half ms -> quarter ms
-
-    def _push(self):
         i = self.head
-        self.p_t[i] = self.o_t
-        self.p_y[i] = self.o_y
-        self.p_rtt[i] = self.o_rtt
-        self.head = (i + 1) % self.size
-        if self.count < self.size:
-            self.count += 1
+        self.p_rtt[i] = low
+        self.p_t[i] = (self.s_t[first] + st // used) & _MASK
+        self.p_y[i] = _div_round(4 * sy, 2 * used)  # half ms -> quarter ms
+        held = self.count + 1 if self.count < self.size else self.size
+        if self.s_n >= self.bucket:
+            self.s_n = 0
+            self.head = (i + 1) % self.size
+            self.count = held
+        self._fit(i, held)
+        return rtt
 
-    def _fit(self):
-        """Refit the line to the held points and the open bucket's."""
-        has_open = self.s_n > 0
-        t0 = self.p_t[(self.head - 1) % self.size]
-        y0 = self.p_y[(self.head - 1) % self.size]
-        fast = self.p_rtt[(self.head - 1) % self.size]
-        if has_open and (self.count == 0 or ticks_diff(self.o_t, t0) > 0):
-            t0 = self.o_t
-            y0 = self.o_y
-            fast = self.o_rtt
-        for k in range(self.count):
-            if self.p_rtt[k] < fast:
-                fast = self.p_rtt[k]
-        if has_open and self.o_rtt < fast:
-            fast = self.o_rtt
+    def _fit(self, newest, n_points):
+        """Fit a line to the points (``newest`` the latest) whose round trip is near the best."""
+        p_t = self.p_t
+        p_y = self.p_y
+        p_rtt = self.p_rtt
+        t0 = p_t[newest]
+        y0 = p_y[newest]
+        fast = p_rtt[newest]
+        for k in range(n_points):
+            if p_rtt[k] < fast:
+                fast = p_rtt[k]
         n = sx = sy = sxx = sxy = 0
-        limit = fast + RTT_SLACK_MS
-        for k in range(self.count + 1):
-            if k < self.count:
-                rtt = self.p_rtt[k]
-                t = self.p_t[k]
-                y = self.p_y[k]
-            elif has_open:
-                rtt = self.o_rtt
-                t = self.o_t
-                y = self.o_y
-            else:
-                break
-            if rtt > limit:
+        for k in range(n_points):
+            if p_rtt[k] > fast + _RTT_SLACK_MS:
                 continue
-            x = ticks_diff(t, t0) >> X_SHIFT
-            y -= y0
-            if x > 0 or x < -X_OLDEST or y > Y_MAX or y < -Y_MAX:
+            x = ticks_diff(p_t[k], t0) >> _X_SHIFT
+            y = p_y[k] - y0
+            if x > 0 or x < -_X_OLDEST or y > _Y_MAX or y < -_Y_MAX:
                 continue
             n += 1
             sx += x
             sy += y
             sxx += x * x
             sxy += x * y
+        self.points_used = n
         if n == 0:
             return
-        self.points_used = n
         drift = self.drift
         den = n * sxx - sx * sx  # n^2 x the variance of x
         if n >= 3 and den >= n * n * 16:  # the points span about a second or more
             num = n * sxy - sx * sy
             # slope in quarter ms per 256 ms -> 2**-24 ms per ms: x 2**24 / 1024 = x 2**14
-            if num >= 2 * den:  # 2 quarter ms per 256 ms: the 1953 ppm of DRIFT_MAX
-                drift = DRIFT_MAX
+            if num >= 2 * den:  # 2 quarter ms per 256 ms: the 1953 ppm of _DRIFT_MAX
+                drift = _DRIFT_MAX
             elif -num >= 2 * den:
-                drift = -DRIFT_MAX
+                drift = -_DRIFT_MAX
             elif num >= 0:
                 drift = _scaled_div(num, 14, den)
             else:
@@ -221,21 +187,13 @@ class ClockSync:
         self.offset16 = 4 * y0 + _div_round(4 * sy - ((drift * sx) >> 12), n)
         self.ready = True
 
-    def offset16_at(self, host_t):
-        """The estimated offset (guest minus host, 1/16 ms, relative to base) at ``host_t``."""
-        dt = ticks_diff(host_t, self.ref)
-        if dt > DT_MAX:
-            dt = DT_MAX
-        elif dt < -DT_MAX:
-            dt = -DT_MAX
-        return self.offset16 + ((self.drift * dt) >> 20)  # 2**-24 ms x 16 = 2**-20
-
     def to_host(self, guest_t):
         """The host's clock when the guest's read ``guest_t`` (both ticks_ms, mod 2**29)."""
-        approx = (guest_t - self.base - (self.offset16 >> 4)) & MASK
-        off = self.offset16_at(approx)
-        return (guest_t - self.base - ((off + 8) >> 4)) & MASK
-
-    def to_guest(self, host_t):
-        """The guest's clock when the host's reads ``host_t`` (the inverse of to_host)."""
-        return (host_t + self.base + ((self.offset16_at(host_t) + 8) >> 4)) & MASK
+        host_t = guest_t - self.base - (self.offset16 >> 4)  # near enough for the drift
+        dt = ticks_diff(host_t, self.ref)
+        if dt > _DT_MAX:
+            dt = _DT_MAX
+        elif dt < -_DT_MAX:
+            dt = -_DT_MAX
+        off = self.offset16 + ((self.drift * dt) >> 20)  # 2**-24 ms x 16 = 2**-20
+        return (guest_t - self.base - ((off + 8) >> 4)) & _MASK
