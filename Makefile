@@ -4,6 +4,7 @@
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
 #   make hil                                     tests/hil scenarios on both emulators, logs compared
 #   make powercut                                power cut at every flash step / FRAM byte of a record save (emulated Pico)
+#   make link LINK_SECONDS=300                   link sync figures on two emulated Picos (docs/LINK.md)
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
@@ -17,7 +18,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut
+.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut link
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -99,6 +100,13 @@ TIMING ?= typ
 powercut: venv node_modules
 	$(PY) -m tools.picosim.powercut --all --timing $(TIMING)
 	$(PY) -m tools.picosim.framcut --all
+
+# Link figures on two emulated Picos (docs/LINK.md): the guest's presses mapped to the
+# host's clock with the guest 0 and 100 ppm fast, LINK_SECONDS of presses each (about
+# 5-10 minutes of wall time per emulated minute); make test runs a 12 s one.
+LINK_SECONDS ?= 60
+link: venv node_modules
+	$(PY) -m tools.picosim.linkbench --seconds $(LINK_SECONDS) --json build/linkbench.json $(ARGS)
 
 # Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
 # match logs must agree with each other and with the scenario's .expected trace.

@@ -84,8 +84,17 @@ XVFB = ("the Xvfb walk-through (Xvfb and xdotool are not installed by the repo);
         " tests/test_emulate_xvfb.py does these steps when Xvfb is there")
 PICOSIM = ("the emulated Pico: minutes per run and ../shared/circuitpython;"
            " tests/test_picosim.py and tests/test_hil.py run it")
+LINKRIG = ("two emulated Picos: minutes per run and ../shared/circuitpython;"
+           " tests/test_picosim_link.py runs the rig and the link figures")
 NOT_RUN = {
     "make test": "this test is part of make test",
+    "make link": LINKRIG,
+    ".venv/bin/python -m tools.picosim.linkbench": LINKRIG,
+    ".venv/bin/python -m tools.picosim.link --code tools/picosim/device/link_ping_code.py"
+    " --setting A:LINK_ROLE=ping --setting B:LINK_ROLE=echo --ppm B:2000 --drop ab:5"
+    " --cut 1000:1500 --reset B@2000 --stop-on A:done --seconds 8": LINKRIG,
+    "python tests/link_sim.py": ("minutes of simulated matches;"
+                                 " tests/test_link_sync.py runs shorter ones"),
     "make picosim": PICOSIM,
     "make capture PORT=/dev/ttyACM1": BOARD,
     "make capture": "named in prose; the command is make capture PORT=...",
@@ -168,7 +177,7 @@ DRY_RUN = ("make test", "make picosim", "make capture PORT=/dev/ttyACM1",
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
-           "make soak", "make soak SOAK_CYCLES=200")
+           "make soak", "make soak SOAK_CYCLES=200", "make link")
 
 
 def key(command):

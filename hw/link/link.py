@@ -99,15 +99,25 @@ _GUEST_SEAT = const(1)
 
 
 class Link:
-    """One end of the cable (see the module docstring)."""
+    """One end of the cable (see the module docstring).
+
+    ``role``: ROLE_HOST or ROLE_GUEST; ``port``, ``clock``, ``handler``: see above;
+    ``nonce``: 16 bits that tell this start of the handheld from the last (a restart
+    with the same nonce goes unnoticed). ``slots`` frames of up to ``slot_size`` bytes
+    wait for their ack (a host's log lines need up to 200 bytes; a guest's presses 6);
+    ``spin_ms``: how long the host reads for a sync reply; ``watermark_ms``: the guest's
+    watermark period (shorter: the host may judge sooner, and the wire and the host's
+    decoding carry more frames).
+    """
 
     def __init__(self, role, port, clock, handler, nonce, slots=8, slot_size=fr.MAX_PAYLOAD,
-                 spin_ms=_SPIN_MS, rx_size=64):
+                 spin_ms=_SPIN_MS, rx_size=64, watermark_ms=WATERMARK_MS):
         self.role = role
         self.write = port.write
         self.readinto = port.readinto
         self.rx = bytearray(rx_size)
         self.spin_ms = spin_ms
+        self.watermark_ms = watermark_ms
         self.clock = clock
         self.handler = handler
         self.nonce = nonce & 0xFFFF
@@ -245,7 +255,7 @@ class Link:
             if ticks_diff(now, self.sync_at) >= (wait if self.sync_t1 < 0 else _SYNC_WAIT_MS):
                 self._sync_request()
         elif self.wm >= 0 and self.wm != self.wm_sent and self.high == self.next and \
-                ticks_diff(now, self.wm_at) >= WATERMARK_MS:
+                ticks_diff(now, self.wm_at) >= self.watermark_ms:
             fr.put_u32(self.pay, 0, self.wm)
             self._small(_WATERMARK, 4)
             self.wm_sent = self.wm
@@ -400,7 +410,8 @@ class Link:
                 self.peer_nonce = nonce
                 self._reset_channel()
                 self.last_rx = self.clock()
-                self.sync = self.new_sync()
+                if rejoin:  # a new guest clock: forget the old one
+                    self.sync = self.new_sync()
                 self.gate.join(_GUEST_SEAT)
                 self.handler.on_link(EV_REJOINED if rejoin else EV_LINKED)
             if nonce == self.peer_nonce:  # assign it its seat (again, if ASSIGN was lost)

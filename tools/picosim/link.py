@@ -88,7 +88,7 @@ class LinkResult:
     """What the pair did."""
 
     chips: list
-    bytes: list  # (dir, i, v, rv, fate, ts, te, late) per byte, as link.mjs logged them
+    bytes: list  # (dir, i, v, rv, fate, ts, te, late) per byte, in the order they left
     T0: int = None
     done: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
@@ -147,13 +147,18 @@ def _chip_job(workdir, chip):
 
 
 def read_bytes(path):
-    """The byte log (bytes.csv) as tuples (dir, i, v, rv, fate, ts, te, late)."""
+    """The byte log (bytes.csv) as tuples (dir, i, v, rv, fate, ts, te, late), in send order.
+
+    link.mjs writes a byte when its fate is known (a lost one at once, a delivered one
+    when it arrives): sorted here by the time each left.
+    """
     out = []
     with open(path, newline="", encoding="ascii") as f:
         rows = csv.reader(f)
         next(rows)
         for d, i, v, rv, fate, ts, te, late in rows:
             out.append((int(d), int(i), int(v), int(rv), fate, int(ts), int(te), int(late)))
+    out.sort(key=lambda b: (b[5], b[0], b[1]))
     return out
 
 
