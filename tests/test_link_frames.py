@@ -98,6 +98,13 @@ def test_the_decoder_resynchronises_after_any_garbage(garbage, f):
     assert decode_all(encoded(f), dec) == [f]
 
 
+def test_a_start_byte_right_after_an_escape_still_starts_a_frame():
+    f = (0x10, fr.PRESS, 1, 2, bytes(6))
+    for garbage in (bytes([fr.START, fr.ESC]), bytes([fr.START, 1, 2, fr.ESC])):
+        assert decode_all(garbage + encoded(f)) == [f]
+        assert decode_all(garbage + encoded(f), chunk=1) == [f]
+
+
 def test_a_frame_can_use_a_payload_from_inside_a_bigger_buffer():
     store = bytearray(b"xxxxpress 1 A 3yyyy")
     out = bytearray(fr.FRAME_MAX)

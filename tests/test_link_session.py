@@ -156,3 +156,16 @@ def test_frames_for_another_seat_or_from_a_stranger_are_ignored():
         n = fr.encode(frame, seat, fr.PRESS, host.expected, 0, pay, 6)
         host.feed(frame, n)
     assert len(pair.host.rec.presses) == before and host.ignored >= 2
+
+
+def test_a_silent_guest_is_not_asked_the_time():
+    # each request costs the host a spin: none while the guest is lost
+    pair = Pair(seed=10)
+    pair.run(1500)
+    pair.cut(1500, 4000)
+    pair.run(1500 + lk.LOST_MS + 100)
+    sent = pair.host.link.sync_at
+    pair.run(3900)
+    assert pair.host.link.lost and pair.host.link.sync_at == sent
+    pair.run(6000)
+    assert not pair.host.link.lost and pair.host.link.sync_at != sent

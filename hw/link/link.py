@@ -252,8 +252,9 @@ class Link:
         self._pump()
         if self.host:
             wait = _SYNC_FAST_MS if self.syncs < _SYNC_FAST else _SYNC_MS
-            if ticks_diff(now, self.sync_at) >= (wait if self.sync_t1 < 0 else _SYNC_WAIT_MS):
-                self._sync_request()
+            if not self.lost and \
+                    ticks_diff(now, self.sync_at) >= (wait if self.sync_t1 < 0 else _SYNC_WAIT_MS):
+                self._sync_request()  # (not while the guest is silent: no spin for nothing)
         elif self.wm >= 0 and self.wm != self.wm_sent and self.high == self.next and \
                 ticks_diff(now, self.wm_at) >= self.watermark_ms:
             fr.put_u32(self.pay, 0, self.wm)
