@@ -186,3 +186,31 @@ def test_the_guest_clock_runs_100_ppm_fast_on_the_wire(synced):
     ys = [((t3 - t3_0 + (1 << 28)) % (1 << 29) - (1 << 28)) / 1000 for _, t3 in points]
     slope = statistics.linear_regression(xs, ys).slope  # guest s per true s
     assert abs((slope - 1) * 1e6 - 100) < 30, slope
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory):
+    from tools.picosim.linkbench import measure
+
+    faults = {"drop": [{"dir": "both", "rate": 0.01, "seed": 5, "fromMs": 1000}],
+              "corrupt": [{"dir": "both", "rate": 0.005, "seed": 6, "fromMs": 1000}],
+              "cut": [{"fromMs": 4000.0, "toMs": 4700.0}]}
+    return measure(tmp_path_factory.mktemp("faulty"), 8.0, 100.0, seed=4, faults=faults)
+
+
+@needs_pico
+def test_hw_link_on_the_picos_resends_what_the_wire_lost_and_sees_the_cable_go(faulty):
+    out = faulty
+    wire = out["wire"]
+    assert wire["A->B"].get("drop") and wire["B->A"].get("corrupt") and wire["A->B"].get("cut")
+    # every press reached the host once, in order (a skip or a double would misalign the stamps)
+    assert not out["problems"], out["problems"]
+    assert out["mapped"] == out["presses"] >= 10
+    assert out["guest_link"]["resent"] > 0 or out["host_link"]["resent"] > 0
+    assert out["host_link"]["bad_crc"] + out["guest_link"]["bad_crc"] > 0
+    from hw.link import link as lk
+
+    for side in ("host", "guest"):
+        events = [e for e, _ in out["events"][side]]
+        assert lk.EV_LOST in events and events[-1] == lk.EV_BACK, (side, events)
+    assert out["error_ms"]["max"] <= 2.0

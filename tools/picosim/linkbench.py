@@ -97,8 +97,11 @@ def continuous_ms(clock, true_ns):
     return cal + (true_ns - at) * rate / 1e6
 
 
-def measure(workdir, seconds, ppm, seed=1, on_console=None):
-    """Run the pair; return the figures as a dict (see the module docstring)."""
+def measure(workdir, seconds, ppm, seed=1, on_console=None, faults=None):
+    """Run the pair; return the figures as a dict (see the module docstring).
+
+    ``faults``: the rig's (tools/picosim/link.py), e.g. bytes dropped on the wire.
+    """
     pin = profile_pins()[0][0]
     events = press_events(seconds, seed, pin)
     settings = {"LINK_REPORT_S": str(REPORT_S)}
@@ -106,7 +109,8 @@ def measure(workdir, seconds, ppm, seed=1, on_console=None):
              rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="guest", LINK_KEY=str(pin)),
                       events=events, ppm=ppm)]
     # one report more than the presses need, so the last ones are printed
-    result = rig.run_link(workdir, chips, seconds=seconds + REPORT_S + 1, on_console=on_console)
+    result = rig.run_link(workdir, chips, seconds=seconds + REPORT_S + 1, on_console=on_console,
+                          faults=faults)
     return analyze(result, seconds, ppm, seed)
 
 
@@ -153,6 +157,8 @@ def analyze(result, seconds, ppm, seed):
         "syncs": syncs[-1]["n"] if syncs else 0,
         "gate_lag_histogram": gate,  # judged time behind the clock: 0, 1, 2-3, 4-7 .. ms
         "alloc_per_report": sorted(set(allocs)),
+        "events": {"host": [[int(w) for w in e] for e in host.get("event", [])],
+                   "guest": [[int(w) for w in e] for e in guest.get("event", [])]},
         "wire": wire,
         "host_link": links[0][-1] if links[0] else {},
         "guest_link": links[1][-1] if links[1] else {},

@@ -15,8 +15,8 @@ press to its own clock. Every ``LINK_REPORT_S`` seconds each side prints what it
 gathered meanwhile -- host: ``p G M`` per press (guest stamp, mapped host time),
 ``sync ...`` (exchanges, drift in ppm x 100, offset), ``gate ...`` (how far the
 judged time trails the clock); both: ``alloc N`` (bytes allocated by the loop since
-the last report, printing excluded; the first report's include linking up) and
-``link ...`` counters.
+the last report, printing excluded; the first report's include linking up),
+``event E T`` (a link event of hw.link.link and its ticks_ms) and ``link ...`` counters.
 
 Implementation Notes
 --------------------
@@ -101,12 +101,15 @@ def bench():
 
 
 # ------------------------------------------------------------------ the link
-class Host:
+class Handler:
+    """Keeps what the link delivers until the next report (no allocation)."""
+
     def __init__(self, size):
         self.g = [0] * size
         self.m = [0] * size
         self.n = 0
-        self.events = 0
+        self.events = [0] * 16  # (event, ticks) pairs
+        self.n_events = 0
 
     def on_press(self, seat, t, key, arg):
         if self.n < len(self.g):
@@ -118,10 +121,13 @@ class Host:
         pass
 
     def on_link(self, event):
-        self.events = event
+        if self.n_events < 8:
+            self.events[2 * self.n_events] = event
+            self.events[2 * self.n_events + 1] = ticks_ms()
+            self.n_events += 1
 
 
-handler = Host(256)
+handler = Handler(256)
 nonce = (microcontroller.cpu.uid[0] << 8 | microcontroller.cpu.uid[1]) ^ ticks_ms()
 role = lk.ROLE_HOST if ROLE == "host" else lk.ROLE_GUEST
 gc.collect()
@@ -185,6 +191,9 @@ while True:
                 lag[i] = 0
         else:
             print("sent %d dropped %d" % (sent, dropped))
+        for i in range(handler.n_events):
+            print("event %d %d" % (handler.events[2 * i], handler.events[2 * i + 1]))
+        handler.n_events = 0
         d = link.dec
         print("link state=%d frames_out=%d bytes_out=%d resent=%d frames_in=%d bad_crc=%d"
               " cut=%d noise=%d" % (link.state, link.frames_out, link.bytes_out, link.resent,
