@@ -2,6 +2,8 @@
 #   make test   - bootstrap .venv and node_modules if stale, then run pytest
 #   make play   - desktop emulator        make bench - engine benchmark
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
+#   make cpstack                                 fetch and check the real CircuitPython 10.2.1 files (tools/cpstack)
+#   make cpstack-unix                            build CircuitPython 10.2.1's unix interpreter (git, gcc-multilib)
 #   make hil                                     tests/hil scenarios on both emulators, logs compared
 #   make powercut                                power cut at every flash step / FRAM byte of a record save (emulated Pico)
 #   make link LINK_SECONDS=300                   link sync figures on two emulated Picos (docs/LINK.md)
@@ -9,8 +11,10 @@
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
 #   make wiring                                  redraw docs/wiring.png, layout.png, BUILD.md's table
+#   make pictures                                redraw the docs' pictures of the code and the screens
 #   make deploy DRIVE=/media/$USER/CIRCUITPY     copy the firmware to a board (python3 only)
-#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture)
+#   make fuzz FUZZ_CASES=200000 FUZZ_SEED=7      long bad-input campaign (replay, capture, tool
+#                                                arguments, settings, deploys)
 #   make soak SOAK_CYCLES=200                    the firmware left on for emulated months (emulator)
 # Every target bootstraps what it runs (deploy needs only python3's standard library).
 
@@ -18,7 +22,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut link
+.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap libcost \
+	cpstack cpstack-unix link
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -36,34 +41,37 @@ node_modules/.stamp: package.json package-lock.json
 test: export SDL_VIDEODRIVER = dummy
 test: export SDL_AUDIODRIVER = dummy
 test: export PYTHONDONTWRITEBYTECODE = 1
+# The CircuitPython stack is fetched first; without it (offline) the tests that need
+# a file skip, each saying which and `make cpstack`.
 test: venv node_modules
+	@$(CPSTACK) fetch --quiet || echo "make test: going on; the tests that need what is missing skip"
 	$(VENV)/bin/pytest -q -p no:cacheprovider tests
 
-# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty), longer.
+# The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty; 400 tool
+# command lines, 30 settings boots, 60 deploys, 2 on real tmpfs drives), longer.
 FUZZ_CASES ?= 100000
 FUZZ_SEED ?= 1
 FUZZ_CAPTURE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 10 )))
 FUZZ_PTY_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 1000 + 16 )))
+FUZZ_TOOL_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 5 )))
+FUZZ_SETTINGS_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 100 + 30 )))
+FUZZ_DRIVE_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 20 )))
+FUZZ_MOUNT_CASES ?= $(shell echo $$(( $(FUZZ_CASES) / 2000 + 2 )))
 fuzz: export SDL_VIDEODRIVER = dummy
+fuzz: export SDL_AUDIODRIVER = dummy
 fuzz: export PYTHONDONTWRITEBYTECODE = 1
 fuzz: venv
 	FUZZ_CASES=$(FUZZ_CASES) FUZZ_SEED=$(FUZZ_SEED) FUZZ_CAPTURE_CASES=$(FUZZ_CAPTURE_CASES) \
-	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
+	FUZZ_PTY_CASES=$(FUZZ_PTY_CASES) FUZZ_TOOL_CASES=$(FUZZ_TOOL_CASES) \
+	FUZZ_SETTINGS_CASES=$(FUZZ_SETTINGS_CASES) FUZZ_DRIVE_CASES=$(FUZZ_DRIVE_CASES) \
+	FUZZ_MOUNT_CASES=$(FUZZ_MOUNT_CASES) $(VENV)/bin/pytest -q -s -p no:cacheprovider tests/fuzz
 
 play: venv
-	@if [ -e tools/emulate.py ] || [ -e tools/emulate/__main__.py ]; then \
-		$(PY) -m tools.emulate; \
-	else \
-		echo "make play: no tools/emulate yet - the emulator arrives with the firmware issue"; \
-	fi
+	$(PY) -m tools.emulate
 
 # The benchmark runs the MicroPython VM too, so it needs node_modules as well.
 bench: venv node_modules
-	@if [ -e tools/bench_engine.py ] || [ -e tools/bench_engine/__main__.py ]; then \
-		$(PY) -m tools.bench_engine; \
-	else \
-		echo "make bench: no tools/bench_engine yet"; \
-	fi
+	$(PY) -m tools.bench_engine
 
 # Desktop tools. Options go in ARGS="..." (or PORT/OUT, LOG, DRIVE as shown).
 simulate: venv
@@ -78,6 +86,20 @@ replay: venv
 	@test -n "$(LOG)" || { echo "make replay: name the log, e.g. make replay LOG=tests/golden/rules.log" >&2; exit 2; }
 	$(PY) -m tools.replay $(LOG) $(ARGS)
 
+# The docs' pictures, redrawn from the code: the layout, and the firmware's screens in
+# the desktop emulator (tools/pictures.py lists them; tests/test_pictures.py checks them).
+pictures: venv
+	$(PY) -m tools.architecture --png docs/img/architecture.png
+	$(PY) -m tools.pictures
+
+# Heap per game, with and without the record FRAM, on the emulated Pico (minutes a run).
+heap: venv node_modules cpstack
+	$(PY) -m tools.picosim.heap $(ARGS)
+
+# What adafruit_display_text / adafruit_displayio_layout would cost a kit's heap (emulated Pico).
+libcost: venv node_modules cpstack
+	$(PY) -m tools.picosim.libcost
+
 wiring: venv
 	$(PY) -m tools.wiring --png docs/wiring.png --layout docs/layout.png --doc docs/BUILD.md $(ARGS)
 
@@ -85,9 +107,22 @@ deploy:
 	@test -n "$(DRIVE)" || { echo "make deploy: say where the board is mounted, e.g. make deploy DRIVE=/media/$$USER/CIRCUITPY" >&2; exit 2; }
 	$(PYTHON) -m tools.deploy "$(DRIVE)" $(ARGS)
 
+# The real CircuitPython 10.2.1 stack (tools/cpstack, docs/EMULATOR.md): the Pico UF2,
+# the RP2040 bootrom and CircuitPython's mpy-cross are fetched into ~/.cache (or
+# $CSPEED_CIRCUITPYTHON) and checked; the unix interpreter is built from source.
+# Standard library only: no venv needed.
+CPSTACK := $(PYTHON) -m tools.cpstack
+PICO_FILES := uf2 bootrom mpy-cross
+cpstack:
+	$(CPSTACK) fetch
+
+cpstack-unix:
+	PYTHON=$(PYTHON) tools/cpstack/build_unix.sh
+
 # The real CircuitPython 10.2.1 Pico UF2 in rp2040js: attract demo, 30 s emulated
-# (a few minutes of wall time); needs ../shared/circuitpython/ (docs/EMULATOR.md).
+# (a few minutes of wall time).
 picosim: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim --demo --quiet
 
 # A power cut at every erase/program step (whole and half done) of a record save on
@@ -98,6 +133,7 @@ picosim: venv node_modules
 # address bytes, three scenarios (tools/picosim/framcut.py; make test tries a few).
 TIMING ?= typ
 powercut: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim.powercut --all --timing $(TIMING)
 	$(PY) -m tools.picosim.framcut --all
 
@@ -106,6 +142,7 @@ powercut: venv node_modules
 # 5-10 minutes of wall time per emulated minute); make test runs a 12 s one.
 LINK_SECONDS ?= 60
 link: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim.linkbench --seconds $(LINK_SECONDS) --json build/linkbench.json $(ARGS)
 
 # Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
@@ -113,6 +150,7 @@ link: venv node_modules
 hil: export SDL_VIDEODRIVER = dummy
 hil: export SDL_AUDIODRIVER = dummy
 hil: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.hil --emulate --picosim tests/hil/*.script $(ARGS)
 
 # The firmware in the desktop emulator left on for emulated days per cycle (attract

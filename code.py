@@ -1,13 +1,13 @@
 """California Speed handheld: CircuitPython entry point.
 
-Picks the board profile (``hw.profiles``, overridable in ``settings.toml``), builds
+Picks the board profile (``hw.board.profiles``, overridable in ``settings.toml``), builds
 the display, the two pads + START and the app, and runs the main loop
 (``hw.main.run``). Match logs stream over ``usb_cdc.data`` (enabled by ``boot.py``).
 
 Implementation Notes
 --------------------
 
-**Hardware:** see ``hw/profiles.py`` and ``docs/BUILD.md``.
+**Hardware:** see ``hw/board/profiles.py`` and ``docs/BUILD.md``.
 
 **Software and Dependencies:** CircuitPython 10 (9.x works); libraries listed in
 ``lib/requirements.txt``; this project's ``engine/`` and ``hw/`` packages.

@@ -1,12 +1,12 @@
 """The match log of LOG.md: a reader that plays a log into a game, and its writer.
 
-:class:`LogReader` checks every line and drives a :class:`engine.game.Game`; a bad
+:class:`LogReader` checks every line and drives a game of the family; a bad
 line raises :class:`LogError` (``line N: reason``) before anything of it is played.
 It allocates (it splits text): it is for replaying, on a desktop or a board.
 
-:class:`LogWriter` (``engine.logwriter``, re-exported here) formats records into one
-preallocated buffer without allocating per line; the firmware imports it from
-``engine.logwriter`` so that the reader's code is not in its heap.
+:class:`engine.logwriter.LogWriter` formats records into one preallocated buffer
+without allocating per line; it is a module of its own so that the reader's code is
+not in the firmware's heap.
 
 Implementation Notes
 --------------------
@@ -22,8 +22,8 @@ a CR before it (CRLF) is dropped, a CR anywhere else is part of the line.
 """
 
 from engine.cards import parse_card
-from engine.timed import ERROR_NAMES, OK
-from engine.rules import Rules
+from engine.family import ERROR_NAMES, OK
+from engine.games import DEFAULT, KEYS, game_class, rules_class
 from engine.rng import SEED_LIMIT
 from engine.ticks import TICKS_PERIOD, ticks_diff
 
@@ -74,8 +74,6 @@ def _number(text, limit, what):
     return value
 
 
-GAMES = ("grid", "row", "speed")  # the values of ``rules game=`` this engine plays
-_NAMED = ("tie", "deadlock_result", "match", "redeal", "remake")  # keys whose values are names
 
 
 def _decode(raw):
@@ -97,23 +95,15 @@ def _decode(raw):
 def game_for(kind, old):
     """A game of ``kind`` taking over from ``old``: its sink and any waiting deck.
 
-    Set-up only (it allocates); ``engine.row`` and ``engine.speed`` are imported only
-    when a log asks for them.
+    Set-up only (it allocates); a game's modules are imported only when a log asks
+    for it (``engine.games``).
     """
-    if getattr(old, "GAME", "grid") == kind:
+    if old.GAME == kind:
         return old
-    if kind == "row":
-        from engine.row import RowGame
-        new = RowGame(None, old.sink)
-    elif kind == "speed":
-        from engine.speed import SpeedGame
-        new = SpeedGame(None, old.sink)
-    else:
-        from engine.game import Game
-        new = Game(None, old.sink)
+    new = game_class(kind)(None, old.sink)
     if old.has_deck:  # a seed or deck read before the rules waits for its start
         new.deck[:] = old.deck
-        getattr(new, "deck_rng", new.rng).state = getattr(old, "deck_rng", old.rng).state
+        new.deck_rng.state = old.deck_rng.state
         new.has_deck = True
     return new
 
@@ -121,7 +111,7 @@ def game_for(kind, old):
 class LogReader:
     """Plays a match log, line by line, into a game.
 
-    The log picks its game (``rules game=grid|row|speed``, RULES-ROW.md section 7): when
+    The log picks its game (``rules game=KEY``, ``engine.games``; LOG.md): when
     it differs from the game given, the reader sets up one of the right kind
     (:func:`game_for`), keeps it in ``game`` and calls ``on_game(new_game)``.
     """
@@ -136,7 +126,7 @@ class LogReader:
         self.seen_header = False
         self.seen_start = False
         self.last_time = -1  # the latest time read, -1 before any
-        self.rules = Rules()
+        self.rules = rules_class(DEFAULT)()
         self.rules_read = False  # rules lines read, not yet given to the game
         self._checked = {}  # "key=value" -> value, settings already checked
 
@@ -205,7 +195,7 @@ class LogReader:
             self._arity(kind, args, 1)
             t = self._time(args[0])
             if self.kind is None:
-                self._use_game("grid")
+                self._use_game(DEFAULT)
                 game = self.game
             if not game.has_deck:
                 raise ValueError("start without a seed or deck")
@@ -218,12 +208,8 @@ class LogReader:
             t = self._time(args[0])
             if args[1] not in ("A", "B"):
                 raise ValueError("player must be A or B, not %s" % _show(args[1]))
-            if self.kind == "row":
-                pos = _number(args[2], self.rules.piles, "pile")
-            elif self.kind == "speed":
-                pos = _number(args[2], 10, "play")
-            else:
-                pos = _number(args[2], 8, "position")
+            rules = self.rules
+            pos = _number(args[2], rules.codes(), rules.PRESS)
             if not self.seen_start:
                 raise ValueError("press before the first start")
             self._check(game.press(0 if args[1] == "A" else 1, pos, t))
@@ -254,13 +240,13 @@ class LogReader:
                 continue
             self.keys_read = True
             if self.kind is None:
-                self._use_game("grid")
+                self._use_game(DEFAULT)
             rules = self.rules  # the game's rules class, once the game is known
             if value is None:  # not seen before: check it (Rules.set checks every key)
                 if key not in rules.KEYS:
                     raise ValueError("unknown rules key %s for game=%s" % (_show(key), self.kind))
                 text = arg[eq + 1:]
-                if key not in _NAMED and not is_digits(text):
+                if key not in rules.NAMED and not is_digits(text):
                     raise ValueError("%s must be a non-negative integer, not %s"
                                      % (key, _show(text)))
                 if len(text) > 12:
@@ -285,8 +271,8 @@ class LogReader:
 
     def _game_key(self, value):
         """``game=``: the first key of the log's rules, or a repeat of the same value."""
-        if value not in GAMES:
-            raise ValueError("game must be one of %s, not %s" % ("/".join(GAMES), _show(value)))
+        if value not in KEYS:
+            raise ValueError("game must be one of %s, not %s" % ("/".join(KEYS), _show(value)))
         if self.declared:
             if value != self.kind:
                 raise ValueError("game=%s contradicts game=%s" % (value, self.kind))
@@ -301,12 +287,8 @@ class LogReader:
         """The log's game is ``kind``: switch the game and the rules to it."""
         if self.kind is None:
             self.kind = kind
-            if kind == "row":
-                from engine.rowrules import RowRules
-                self.rules = RowRules()
-            elif kind == "speed":
-                from engine.speedrules import SpeedRules
-                self.rules = SpeedRules()
+            if kind != self.rules.GAME:
+                self.rules = rules_class(kind)()
             new = game_for(kind, self.game)
             if new is not self.game:
                 self.game = new
@@ -346,5 +328,3 @@ def play_lines(game, lines, on_game=None):
     reader.end()
     return reader
 
-
-from engine.logwriter import LogWriter  # noqa: E402,F401  (the log's one API)

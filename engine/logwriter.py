@@ -94,8 +94,7 @@ class LogWriter:
         buf[i] = 32
         buf[i + 1] = 66 if player else 65  # "B" / "A"
         buf[i + 2] = 32
-        buf[i + 3] = 48 + pos
-        return self._line(i + 4)
+        return self._line(self._int(i + 3, pos))  # Aggravation's positions reach 27
 
     def clock(self, t):
         """Return a ``clock T`` line."""

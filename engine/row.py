@@ -3,7 +3,7 @@
 The second game of the family: one row of 3, 4 or 6 shared piles between the
 players and an *active card* (the top of each player's own pack, face up) that is
 played onto a pile whose top it matches (by rank, suit, or either). Same contract
-as :mod:`engine.game` -- the same calls, return codes, sink events, press results
+as :mod:`engine.grid` -- the same calls, return codes, sink events, press results
 and phases -- so a screen, a log reader or a bot drives either game the same way::
 
     game = RowGame(RowRules(piles=4), sink)   # set-up: allocates every buffer once
@@ -58,37 +58,21 @@ changes. The coin generator (``rng``) takes over the shuffle's generator
 (``deck_rng``) at ``start``, so a ``seed``/``deck`` waiting for its start does not
 change the coin tosses of the game still on. A ``start`` while a game is on is tried
 on a private copy (allocated the first time, never by the firmware), so a refused
-start changes nothing. Constants are those of :mod:`engine.game`, shared by both
+start changes nothing. Constants are those of :mod:`engine.grid`, shared by both
 games.
 """
 
 from engine.cards import NO_CARD
 from engine.compat import const
-from engine.timed import (  # noqa: F401 (re-exported: one set of names for both games)
-    COVER, DEALING, DRAW, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME,
-    EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, EV_TICK, IDLE, IGNORED, ILLEGAL,
-    LOCKED, LOST_TIE, OK, OVER, PLAY, STUCK, TICK_CAPACITY, TIE, WHY_BOTH_OUT,
-    WHY_DEADLOCK, WHY_OUT, WIN_A, WIN_B,
+from engine.family import (
+    COVER, DEALING, EV_DEAL, FAMILY_BUFS, FAMILY_INTS, IGNORED, ILLEGAL, LOCKED, LOST_TIE, PLAY,
+    TIE, FamilyGame,
 )
-from engine.rng import Rng
-from engine.rules import DEADLOCK_FEWER, TIE_COIN
-from engine.rowrules import MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules
+from engine.family_rules import TIE_COIN
+from engine.row_rules import MATCH_RANK, MATCH_SUIT, REDEAL_TWO, RowRules
 from engine.ticks import ticks_add, ticks_diff
-from engine.timed import Timed
 
 MAX_PILES = const(6)
-
-_STATE_INTS = (
-    "penalty", "deal_ms", "stuck_ms", "piles", "match_mode", "match_over", "match_winner",
-    "games", "started", "clock", "has_deck", "changes", "phase", "result", "why",
-    "coverable", "stuck_count", "deals", "stucks", "ties", "tick_n", "tick_t", "due",
-    "_stamp", "_stamp_t",
-)
-_STATE_BUFS = (
-    "pack", "pack_head", "packs", "tops", "heights", "down", "active", "legal",
-    "tick_player", "tick_pos", "tick_result", "tick_card", "score", "lock_end", "locked",
-    "covers", "illegals", "changed",
-)
 
 
 def matches(mode, a, b):
@@ -100,25 +84,18 @@ def matches(mode, a, b):
     return a >> 2 == b >> 2 or a & 3 == b & 3
 
 
-class RowGame(Timed):
+class RowGame(FamilyGame):
     """One match of shared-row California Speed between players A (0) and B (1)."""
 
-    _STATE_INTS = _STATE_INTS  # what _try_start copies to its trial game
-    _STATE_BUFS = _STATE_BUFS
-
-    codes = MAX_PILES  # press(player, pile, t); set to the match's piles
-
     GAME = "row"
+    RULES = RowRules
+    codes = MAX_PILES  # press(player, pile, t); set to the match's piles
+    _STATE_INTS = FAMILY_INTS + ("piles", "match_mode", "_stamp", "_stamp_t")
+    _STATE_BUFS = FAMILY_BUFS + (
+        "pack", "pack_head", "packs", "tops", "heights", "down", "active", "legal", "changed",
+    )
 
-    def __init__(self, rules=None, sink=None):
-        self.rules = RowRules()
-        if rules is not None:
-            rules.check()
-            self.rules.copy_from(rules)
-        self.sink = sink
-        self.rng = Rng(0)  # coin tosses of the game on
-        self.deck_rng = Rng(0)  # the next deck's shuffle; rng takes it over at start
-        self.deck = bytearray(52)
+    def _alloc(self):
         self.pack = bytearray(104)
         self.pack_head = bytearray(2)
         self.packs = bytearray(2)
@@ -128,49 +105,14 @@ class RowGame(Timed):
         self.active = bytearray(2)
         self.legal = bytearray(2)
         self.changed = [0] * MAX_PILES
-        self.tick_player = bytearray(TICK_CAPACITY)
-        self.tick_pos = bytearray(TICK_CAPACITY)
-        self.tick_result = bytearray(TICK_CAPACITY)
-        self.tick_card = bytearray(TICK_CAPACITY)
-        self._first = bytearray(16)  # tick index of each (player, pile)'s first press
-        self.score = [0, 0]
-        self.lock_end = [0, 0]
-        self.locked = bytearray(2)
-        self.covers = [0, 0]
-        self.illegals = [0, 0]
-        self._trial = None  # a copy to try a start on (see start)
-        self.new_match()
 
-    # ----------------------------------------------------------------- set-up
-
-    def new_match(self):
-        """Forget everything but the rules: score 0-0, no game, no clock."""
-        r = self.rules
-        self.penalty = r.penalty
-        self.deal_ms = r.deal
-        self.stuck_ms = r.stuck
-        self.piles = self.codes = r.piles
-        self.match_mode = r.match
-        self.score[0] = self.score[1] = 0
-        self.match_over = False
-        self.match_winner = -1
-        self.games = 0
-        self.started = False
-        self.clock = 0
-        self.has_deck = False
-        self.changes = 0
-        self._reset_table()
-        self.phase = IDLE
-        self.result = -1
-        self.why = -1
-
-    # ------------------------------------------------------------------ input
-
-    # views: locked_at, lock_left and due_at come from engine.timed.Timed
+    def _new_match(self, rules):
+        self.piles = self.codes = rules.piles
+        self.match_mode = rules.match
 
     # -------------------------------------------------------------- internals
 
-    def _reset_table(self):
+    def _clear_table(self):
         for pile in range(MAX_PILES):
             self.tops[pile] = NO_CARD
             self.heights[pile] = 0
@@ -179,20 +121,8 @@ class RowGame(Timed):
         self.pack_head[0] = self.pack_head[1] = 0
         self.active[0] = self.active[1] = NO_CARD
         self.legal[0] = self.legal[1] = 0
-        self.coverable = 0
-        self.locked[0] = self.locked[1] = 0
-        self.covers[0] = self.covers[1] = 0
-        self.illegals[0] = self.illegals[1] = 0
-        self.stuck_count = 0
-        self.deals = 0
-        self.stucks = 0
-        self.ties = 0
-        self.tick_n = 0
-        self.tick_t = 0
-        self.due = -1
         self._stamp = 0
         self._stamp_t = -1
-        self.changes += 1
 
     def _lay_out(self, t):
         """Start's deal: each player's half of the deck is their pack; a full deal round."""
@@ -294,38 +224,9 @@ class RowGame(Timed):
             else:
                 self._deal(due, True)
 
-    def _become_stuck(self, t):
-        self.stuck_count += 1
-        self.stucks += 1
-        self.coverable = 0
-        self.changes += 1
-        self._emit(EV_STUCK, t, -1)
-        packs = self.packs
-        if self.stuck_count >= self.rules.deadlock or (packs[0] < 2 and packs[1] < 2):
-            result = DRAW
-            if self.rules.deadlock_result == DEADLOCK_FEWER and packs[0] != packs[1]:
-                result = WIN_A if packs[0] < packs[1] else WIN_B
-            self._end(t, result, WHY_DEADLOCK)
-        else:
-            self.phase = STUCK
-            self.due = ticks_add(t, self.stuck_ms)
-
-    def _end(self, t, result, why):
-        self.phase = OVER
-        self.due = -1
-        self.result = result
-        self.why = why
-        self.coverable = 0
-        self.locked[0] = self.locked[1] = 0  # locks end with the game
-        self.changes += 1
-        if result != DRAW:
-            self.score[result] += 1
-            if self.score[result] >= self.rules.wins:
-                self.match_over = True
-                self.match_winner = result
-        self._emit(EV_OVER, t, -1)
-        if self.match_over:
-            self._emit(EV_MATCH, t, -1)
+    def _dead_end(self):
+        """Neither player can deal again (a player never deals their last card)."""
+        return self.packs[0] < 2 and self.packs[1] < 2
 
     def _resolve(self):
         """Judge the pending tick on the table, active cards and locks at its start."""
@@ -413,21 +314,7 @@ class RowGame(Timed):
                         out |= 1 << player
             self.stuck_count = 0
             self._update_table()
-        real = False
-        for i in range(n):
-            if results[i] != IGNORED:
-                real = True
-            self._emit(EV_PRESS, t, i)
-        if real:
-            self.changes += 1
-            self._emit(EV_TICK, t, -1)
-        if out:
-            if out == 3:
-                self._end(t, DRAW, WHY_BOTH_OUT)
-            else:
-                self._end(t, WIN_A if out == 1 else WIN_B, WHY_OUT)
-        elif (play_a >= 0 or play_b >= 0) and not self.coverable:
-            self._become_stuck(t)
+        self._finish_tick(t, n, out, play_a >= 0 or play_b >= 0)
 
 
 def _lowest(mask):

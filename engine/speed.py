@@ -5,7 +5,7 @@ their own draw pile) and plays a card onto one of two middle piles whose top is 
 rank above or below it (the ace between king and 2; with ``same=1`` the same rank
 too). When nobody can play, the two side piles each turn a card onto the middle
 pile beside them; when both side piles are empty they are remade from the middle
-piles. Same contract as :mod:`engine.game` and :mod:`engine.row` -- the same calls,
+piles. Same contract as :mod:`engine.grid` and :mod:`engine.row` -- the same calls,
 return codes, sink events, press results and phases::
 
     game = SpeedGame(SpeedRules(), sink)   # set-up: allocates every buffer once
@@ -25,7 +25,7 @@ points when ``points`` is on), ``stuck_count`` and ``changes``. ``coverable`` is
 union of both ``legal`` masks in play (0 otherwise), for code written for the 2x4
 game ("can anyone play?").
 
-Sink events (``sink(ev, t, i)``) as in :mod:`engine.game`: ``EV_DEAL`` (the start,
+Sink events (``sink(ev, t, i)``) as in :mod:`engine.grid`: ``EV_DEAL`` (the start,
 and every turn of side cards), ``EV_PRESS`` (``tick_pos`` holds n), ``EV_TICK``,
 ``EV_STUCK``, ``EV_OVER``, ``EV_MATCH``.
 
@@ -48,36 +48,22 @@ press, advance, turn, remake and whole game). A tick is judged in one pass with
 20-bit masks keyed ``player * 10 + n``; each player's play is their lowest
 candidate n (lowest pile, then lowest slot). The coin and remake generator
 (``rng``) takes over the shuffle's generator (``deck_rng``) at ``start``. A
-``start`` while a game is on is tried on a private copy, as in :mod:`engine.row`.
+``start`` while a game is on is tried on a private copy, made at set-up (:mod:`engine.family`).
 """
 
 from engine.cards import NO_CARD
 from engine.compat import const
-from engine.timed import (  # noqa: F401 (re-exported: one set of names for every game)
-    COVER, DEALING, DRAW, E_ARG, E_BUSY, E_FULL, E_MATCH_OVER, E_NO_DECK, E_NO_GAME, E_TIME,
-    EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, EV_TICK, IDLE, IGNORED, ILLEGAL,
-    LOCKED, LOST_TIE, OK, OVER, PLAY, STUCK, TICK_CAPACITY, TIE, WHY_BOTH_OUT,
-    WHY_DEADLOCK, WHY_OUT, WIN_A, WIN_B,
+from engine.family import (
+    COVER, DEALING, EV_DEAL, FAMILY_BUFS, FAMILY_INTS, IGNORED, ILLEGAL, LOCKED, LOST_TIE, PLAY,
+    TIE, FamilyGame,
 )
-from engine.rng import Rng, shuffle
-from engine.rules import DEADLOCK_FEWER, TIE_COIN
-from engine.speedrules import REMAKE_WHOLE, SpeedRules
+from engine.family_rules import TIE_COIN
+from engine.rng import shuffle
+from engine.speed_rules import REMAKE_WHOLE, SpeedRules
 from engine.ticks import ticks_add, ticks_diff
-from engine.timed import Timed
 
 SLOTS = const(5)
 PLAYS = const(10)  # n = 5 * pile + slot
-
-_STATE_INTS = (
-    "penalty", "deal_ms", "stuck_ms", "same", "match_over", "match_winner", "games",
-    "started", "clock", "has_deck", "changes", "phase", "result", "why", "coverable",
-    "stuck_count", "deals", "stucks", "ties", "remakes", "tick_n", "tick_t", "due",
-)
-_STATE_BUFS = (
-    "hands", "draw", "draw_head", "draws", "side", "sides", "mid", "heights", "tops",
-    "legal", "tick_player", "tick_pos", "tick_result", "tick_card", "score", "points",
-    "lock_end", "locked", "covers", "illegals",
-)
 
 
 def fits(same, card, top):
@@ -87,25 +73,20 @@ def fits(same, card, top):
     return d == 1 or d == 12 or (same and d == 0)
 
 
-class SpeedGame(Timed):
+class SpeedGame(FamilyGame):
     """One match of Speed between players A (0) and B (1)."""
 
-    _STATE_INTS = _STATE_INTS  # what _try_start copies to its trial game
-    _STATE_BUFS = _STATE_BUFS
-
-    codes = PLAYS  # press(player, n, t): play n = 5 * pile + slot
-
     GAME = "speed"
+    RULES = SpeedRules
+    codes = PLAYS  # press(player, n, t): play n = 5 * pile + slot
+    KEYS_PER_PLAYER = PLAYS
+    _STATE_INTS = FAMILY_INTS + ("same", "remakes")
+    _STATE_BUFS = FAMILY_BUFS + (
+        "hands", "draw", "draw_head", "draws", "side", "sides", "mid", "heights", "tops",
+        "legal", "points",
+    )
 
-    def __init__(self, rules=None, sink=None):
-        self.rules = SpeedRules()
-        if rules is not None:
-            rules.check()
-            self.rules.copy_from(rules)
-        self.sink = sink
-        self.rng = Rng(0)  # coins and remakes of the game on
-        self.deck_rng = Rng(0)  # the next deck's shuffle; rng takes it over at start
-        self.deck = bytearray(52)
+    def _alloc(self):
         self.hands = bytearray(2 * SLOTS)
         self.draw = bytearray(52)
         self.draw_head = bytearray(2)
@@ -117,44 +98,11 @@ class SpeedGame(Timed):
         self.tops = bytearray(2)
         self._scratch = bytearray(52)
         self.legal = [0, 0]
-        self.tick_player = bytearray(TICK_CAPACITY)
-        self.tick_pos = bytearray(TICK_CAPACITY)
-        self.tick_result = bytearray(TICK_CAPACITY)
-        self.tick_card = bytearray(TICK_CAPACITY)
-        self._first = bytearray(2 * PLAYS)  # tick index of each (player, n)'s first press
-        self.score = [0, 0]
         self.points = [0, 0]
-        self.lock_end = [0, 0]
-        self.locked = bytearray(2)
-        self.covers = [0, 0]
-        self.illegals = [0, 0]
-        self._trial = None
-        self.new_match()
 
-    # ----------------------------------------------------------------- set-up
-
-    def new_match(self):
-        """Forget everything but the rules: score 0-0, no game, no clock."""
-        r = self.rules
-        self.penalty = r.penalty
-        self.deal_ms = r.deal
-        self.stuck_ms = r.stuck
-        self.same = r.same
-        self.score[0] = self.score[1] = 0
+    def _new_match(self, rules):
+        self.same = rules.same
         self.points[0] = self.points[1] = 0
-        self.match_over = False
-        self.match_winner = -1
-        self.games = 0
-        self.started = False
-        self.clock = 0
-        self.has_deck = False
-        self.changes = 0
-        self._reset_table()
-        self.phase = IDLE
-        self.result = -1
-        self.why = -1
-
-    # ------------------------------------------------------------------ input
 
     # ------------------------------------------------------------------ views
 
@@ -169,7 +117,7 @@ class SpeedGame(Timed):
 
     # -------------------------------------------------------------- internals
 
-    def _reset_table(self):
+    def _clear_table(self):
         for k in range(2 * SLOTS):
             self.hands[k] = NO_CARD
         for k in range(2):
@@ -179,19 +127,7 @@ class SpeedGame(Timed):
             self.heights[k] = 0
             self.tops[k] = NO_CARD
             self.legal[k] = 0
-            self.locked[k] = 0
-            self.covers[k] = 0
-            self.illegals[k] = 0
-        self.coverable = 0
-        self.stuck_count = 0
-        self.deals = 0
-        self.stucks = 0
-        self.ties = 0
         self.remakes = 0
-        self.tick_n = 0
-        self.tick_t = 0
-        self.due = -1
-        self.changes += 1
 
     def _deal_deck(self):
         """Deal ``deck`` (top first): A's hand and draw pile, B's, side piles, middle cards."""
@@ -324,45 +260,20 @@ class SpeedGame(Timed):
             else:
                 self._turn(due)
 
-    def _become_stuck(self, t):
-        self.stuck_count += 1
-        self.stucks += 1
-        self.coverable = 0
-        self.changes += 1
-        self._emit(EV_STUCK, t, -1)
-        if self.stuck_count >= self.rules.deadlock or not self._can_turn():
-            a = self.held(0)
-            b = self.held(1)
-            result = DRAW
-            if self.rules.deadlock_result == DEADLOCK_FEWER and a != b:
-                result = WIN_A if a < b else WIN_B
-            self._end(t, result, WHY_DEADLOCK)
-        else:
-            self.phase = STUCK
-            self.due = ticks_add(t, self.stuck_ms)
+    def _dead_end(self):
+        """No side card can be turned, now or after a remake."""
+        return not self._can_turn()
 
-    def _end(self, t, result, why):
-        self.phase = OVER
-        self.due = -1
-        self.result = result
-        self.why = why
-        self.coverable = 0
-        self.locked[0] = self.locked[1] = 0  # locks end with the game
-        self.changes += 1
-        if result != DRAW:
-            self.score[result] += 1
-            goal = self.rules.points
-            if goal:
-                self.points[result] += self.held(1 - result)
-                won = self.points[result] >= goal
-            else:
-                won = self.score[result] >= self.rules.wins
-            if won:
-                self.match_over = True
-                self.match_winner = result
-        self._emit(EV_OVER, t, -1)
-        if self.match_over:
-            self._emit(EV_MATCH, t, -1)
+    def _left(self, player):
+        return self.held(player)
+
+    def _match_won(self, result):
+        """A match of ``wins`` games, or of ``points`` (the loser's cards left)."""
+        goal = self.rules.points
+        if goal:
+            self.points[result] += self.held(1 - result)
+            return self.points[result] >= goal
+        return self.score[result] >= self.rules.wins
 
     def _play(self, player, n):
         """Move the card of play ``n`` onto its pile and refill the slot; the card."""
@@ -466,21 +377,7 @@ class SpeedGame(Timed):
                     out |= 2
             self.stuck_count = 0
             self._update_table()
-        real = False
-        for i in range(count):
-            if results[i] != IGNORED:
-                real = True
-            self._emit(EV_PRESS, t, i)
-        if real:
-            self.changes += 1
-            self._emit(EV_TICK, t, -1)
-        if out:
-            if out == 3:
-                self._end(t, DRAW, WHY_BOTH_OUT)
-            else:
-                self._end(t, WIN_A if out == 1 else WIN_B, WHY_OUT)
-        elif played and not self.coverable:
-            self._become_stuck(t)
+        self._finish_tick(t, count, out, played)
 
 
 def _lowest(mask):

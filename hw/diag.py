@@ -8,10 +8,11 @@ as ``tools/picosim`` parses them):
 * every :data:`PERIOD_MS` (sampled: one ``gc.mem_free()`` or ``gc.mem_alloc()`` walks
   the heap, about 9 ms on a Pico, so neither is called on every frame)::
 
-      diag stats frames=N low=B gcs=N idle_alloc=B press_alloc=B loop_us=N idle_n=N press_n=N
+      diag stats frames=N low=B live=B gcs=N idle_alloc=B press_alloc=B loop_us=N idle_n=N press_n=N
 
   ``frames``: loop passes so far; ``low``: the lowest ``gc.mem_free()`` seen at a
-  sample; ``gcs``: garbage collections seen (the app's own, at screen changes, plus
+  sample; ``live``: the lowest free heap after a collection (the live bytes, what
+  decides a ``MemoryError``; one collection per period, in this mode only); ``gcs``: garbage collections seen (the app's own, at screen changes, plus
   any automatic one, seen as ``gc.mem_alloc()`` going down between two readings);
   ``idle_alloc`` / ``press_alloc``: the most bytes (``gc.mem_alloc()`` delta around
   one ``App.step``) allocated by a measured frame that gave the engine no press /
@@ -20,6 +21,10 @@ as ``tools/picosim`` parses them):
   last period (a measured frame is slowed by its two heap walks); ``idle_n`` /
   ``press_n``: how many frames of each kind were measured so far (a 0 above means
   something only if its count is not 0).
+
+``CSPEED_DIAG=2`` first loads and forgets every game's code (:func:`warm`): the
+heap as it is once every game has been played (each game's names stay interned, in
+CircuitPython's qstr pools, for good), the worst case a handheld left on reaches.
 
 Which frames are measured: every frame that starts with events in the key queue (a
 human press is read there), and a burst of :data:`BURST` frames each period (CPU
@@ -54,6 +59,7 @@ class Diag:
     def __init__(self, app, now):
         self.app = app
         self.low = gc.mem_free()
+        self.live = self.low
         self.gcs = 0
         self.idle_alloc = 0
         self.press_alloc = 0
@@ -104,19 +110,38 @@ class Diag:
         self._seen(gc.mem_alloc())
         if free < self.low:
             self.low = free
+        gc.collect()  # the live bytes (this collection is the diagnostics', not a gcs)
+        self.last_alloc = gc.mem_alloc()
+        free = gc.mem_free()
+        if free < self.live:
+            self.live = free
         loop_us = self.free_ms * 1000 // self.free_frames if self.free_frames else 0
-        print("diag stats frames=%d low=%d gcs=%d idle_alloc=%d press_alloc=%d loop_us=%d"
-              " idle_n=%d press_n=%d"
-              % (self.app.frames, self.low, self.gcs, self.idle_alloc, self.press_alloc,
-                 loop_us, self.idle_n, self.press_n))
+        print("diag stats frames=%d low=%d live=%d gcs=%d idle_alloc=%d press_alloc=%d"
+              " loop_us=%d idle_n=%d press_n=%d"
+              % (self.app.frames, self.low, self.live, self.gcs, self.idle_alloc,
+                 self.press_alloc, loop_us, self.idle_n, self.press_n))
         self.period_from = now
         self.free_frames = 0
         self.free_ms = 0
 
 
-def run(app, ticks_ms):
-    """The main loop with diagnostics (never returns)."""
+def warm(app):
+    """Load every game's code and forget it again, as a long session would (see above)."""
+    from hw import games
+
+    for index in range(len(games.GAMES)):
+        for name in games.use(index).MODULES:
+            __import__(name)
+    games.use(app.menu.game)
+    print("diag warm games=%d" % len(games.GAMES))
+
+
+def run(app, ticks_ms, level=1):
+    """The main loop with diagnostics (never returns); level 2: :func:`warm` first (after
+    the ``diag build`` line: the free heap after build is the fresh one)."""
     print(build_line())
+    if level >= 2:
+        warm(app)
     step = app.step
     events = app.buttons.events
     diag = Diag(app, ticks_ms())

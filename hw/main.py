@@ -9,28 +9,36 @@ Implementation Notes
 
 **Software and Dependencies:** ``board``, ``supervisor`` (``ticks_ms``), ``usb_cdc``
 (``data``, enabled by ``boot.py``), ``microcontroller`` (``nvm``), ``os.getenv``
-(``settings.toml``: the settings of ``hw.profiles``, ``CSPEED_ATTRACT_S``, the
+(``settings.toml``: the settings of ``hw.board.profiles``, ``CSPEED_ATTRACT_S``, the
 idle seconds on the title before attract mode, 0 = never, and ``CSPEED_DIAG``, 1 =
-print heap and frame figures on the console, see ``hw.diag``); ``hw.profiles``,
-``hw.display``, ``hw.pads``, ``hw.buzzer``, ``hw.app``, ``hw.fram`` (the record's
-optional FRAM, forgotten when none is fitted), ``hw.testmode`` (key events
-injected over ``usb_cdc.data`` once a host turns the test mode on); ``hw.diag``
-only when ``CSPEED_DIAG`` is on.
+print heap and frame figures on the console, 2 = the same after every game's code was
+loaded once, see ``hw.diag``); ``hw.board.profiles`` and ``hw.board.display`` (build
+time only: forgotten once the app is built), ``hw.board.pads``, ``hw.board.buzzer``,
+``hw.app``, ``hw.store.fram`` (the record's optional FRAM, forgotten when none is
+fitted), ``hw.board.hil_keys`` (key events injected over ``usb_cdc.data`` once a host
+turns the test mode on); ``hw.diag`` only when ``CSPEED_DIAG`` is on.
 
 A bad setting never ends in a bare traceback: an optional piezo that cannot be used
 (``CSPEED_PIEZO=GP99``) is printed and shown on the title, and the firmware runs
-silent; anything else (a bad rotation, key pins, a pin used twice, a missing pin)
-is printed and shown on the display by :func:`fail` (``hw.error_view``), and the
-firmware stops there.
+silent; anything else (a bad rotation, attract time or diag switch, key pins, a pin
+used twice, a pin the board lacks, FRAM pins that cannot be an I2C bus; or an error
+of any other type raised while building from the settings) is printed and shown on
+the display by :func:`fail` (``hw.views.error_view``), naming the setting and its value,
+and the firmware stops there.
 """
 
 import os
 
 from hw.app import ATTRACT_MS, App
-from hw.buzzer import Silent, make_buzzer
-from hw.display import make_display
-from hw.pads import make_buttons
-from hw.profiles import choose, parse_int
+from hw.board.buzzer import Silent, make_buzzer
+from hw.board.pads import make_buttons
+from hw.games import forget
+
+# Needed only to build: forgotten once the app is built (their code leaves the heap).
+BUILD_ONLY = ("hw.board.profiles", "hw.board.display")
+
+
+_display = None  # the display build() made: the error screen reuses it (its pins are taken)
 
 
 def build(getenv=None, seed=None):
@@ -39,11 +47,18 @@ def build(getenv=None, seed=None):
     import microcontroller
     import usb_cdc
 
+    from hw.board.display import make_display
+    from hw.board.profiles import ATTRACT_S_MAX, choose, setting_int
+
+    global _display  # pylint: disable=global-statement
+    _display = None
     if getenv is None:
         getenv = os.getenv
     name, profile = choose(getattr(board, "board_id", ""),
                            getattr(board, "DISPLAY", None) is not None, getenv)
-    display = make_display(profile, board)
+    attract_s = setting_int("CSPEED_ATTRACT_S", getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000,
+                            0, ATTRACT_S_MAX)
+    display = _display = make_display(profile, board)
     buttons = make_buttons(profile, board)
     warning = None
     try:
@@ -52,16 +67,17 @@ def build(getenv=None, seed=None):
         print("warning: %s; running without sound" % err)
         warning = ("%s - no sound" % err).encode()
         buzzer = Silent()
-    attract_s = parse_int(getenv("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000)
     port = getattr(usb_cdc, "data", None)
-    if port is not None:  # the key test mode of tools/hil --port (hw.testmode)
+    if port is not None:  # the key test mode of tools/hil --port (hw.board.hil_keys)
         from supervisor import ticks_ms
 
         buttons.port = port
         buttons.clock = ticks_ms
     app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=record_store(profile, board, getattr(microcontroller, "nvm", None)),
-              attract_ms=max(0, attract_s) * 1000, warning=warning)
+              attract_ms=attract_s * 1000, warning=warning)
+    for module in BUILD_ONLY:
+        forget(module)
     return name, app
 
 
@@ -69,29 +85,38 @@ FRAM_I2C_HZ = 400000  # the record FRAM's bus clock (the MB85RC256V takes up to 
 
 
 def record_store(profile, board, nvm):
-    """Where the record lives: the profile's FRAM if one answers (``hw.fram``), else ``nvm``.
+    """Where the record lives: the profile's FRAM if one answers (``hw.store.fram``), else ``nvm``.
 
     With no pull-ups on the pins (nothing fitted) ``busio.I2C`` refuses at once, and
-    ``hw.fram`` is not even imported; it is forgotten again if what answers is no FRAM.
+    ``hw.store.fram`` is not even imported; it is forgotten again if what answers is no FRAM.
     """
     pins = profile.get("fram")
     if pins is None:
         return nvm
     import busio
 
+    from hw.board.profiles import SettingError, source
+
     where = "SCL %s, SDA %s" % pins
+    found = []
+    for name, use in zip(pins, ("FRAM SCL", "FRAM SDA")):
+        pin = getattr(board, name, None)
+        if pin is None:
+            raise SettingError("%s: this board has no pin %s (%s)"
+                               % (source(profile, "fram"), name, use))
+        found.append(pin)
     try:
-        i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]), frequency=FRAM_I2C_HZ)
-    except (RuntimeError, ValueError, AttributeError) as err:  # no pull-ups: nothing fitted
+        i2c = busio.I2C(found[0], found[1], frequency=FRAM_I2C_HZ)
+    except RuntimeError as err:  # no pull-ups: nothing fitted
         print("record: in the Pico's flash (no FRAM on %s: %s)" % (where, err))
         return nvm
-    from hw import fram
+    except ValueError as err:  # pins that cannot be an I2C bus
+        raise SettingError("%s: %s (%s)" % (source(profile, "fram"), err, where)) from None
+    from hw.store import fram
 
     store = fram.open_store(i2c, where, nvm)
     if store is None:
-        from hw.app import _forget
-
-        _forget("hw.fram")
+        forget("hw.store.fram")
         return nvm
     return store
 
@@ -105,18 +130,38 @@ def fail(err, getenv=None, forever=True):
     """
     import board
 
+    from hw.board.display import make_display
+    from hw.board.profiles import choose
+
     message = str(err)
+    if not isinstance(err, ValueError):  # not a setting's own message: say what it is
+        message = "%s: %s" % (type(err).__name__, message)
     print("California Speed cannot start: %s" % message)
     view = None
-    try:
-        get = getenv or os.getenv
-        profile = choose(getattr(board, "board_id", ""),
-                         getattr(board, "DISPLAY", None) is not None,
-                         lambda key: get(key) if key == "CSPEED_PROFILE" else None)[1]
-        display = make_display(profile, board)
-        from hw import error_view
-        view = error_view.show(display, message)
-    except Exception as second:  # pylint: disable=broad-except
+    get = getenv or os.getenv
+    board_id = getattr(board, "board_id", "")
+    has_display = getattr(board, "DISPLAY", None) is not None
+    second = None
+    # The display build() made, if it got that far (its pins stay taken: a second one
+    # on them would fail), else CSPEED_PROFILE's if it builds, else the board's own
+    # (the setting may be what is wrong: CSPEED_PROFILE=nothing, or builtin on a board
+    # without one).
+    made = _display
+    for settings in (None, lambda key: get(key) if key == "CSPEED_PROFILE" else None,
+                     lambda key: None):
+        try:
+            if settings is None:
+                if made is None:
+                    continue
+                display = made
+            else:
+                display = make_display(choose(board_id, has_display, settings)[1], board)
+            from hw.views import error_view
+            view = error_view.show(display, message)
+            break
+        except Exception as problem:  # pylint: disable=broad-except
+            second = problem
+    if view is None:
         print("(not shown on the display: %s)" % second)  # the console still has it
     if not forever:
         return view
@@ -125,23 +170,29 @@ def fail(err, getenv=None, forever=True):
         time.sleep(1)
 
 
-def diag_enabled(getenv=None):
-    """Return True if ``CSPEED_DIAG`` asks for diagnostics (``hw.diag``)."""
-    return parse_int((getenv or os.getenv)("CSPEED_DIAG"), 0) > 0
+def diag_level(getenv=None):
+    """``CSPEED_DIAG``: 0 off, 1 diagnostics, 2 diagnostics after every game's code was
+    loaded once (``hw.diag``)."""
+    from hw.board.profiles import setting_int
+
+    return setting_int("CSPEED_DIAG", (getenv or os.getenv)("CSPEED_DIAG"), 0, 0, 2)
 
 
-def run(app=None, getenv=None):
-    """Build the app (unless given) and run the main loop forever."""
+def run(app=None, getenv=None, seed=None):
+    """Build the app (unless given; ``seed`` seeds its shuffles) and run the main loop forever."""
     from supervisor import ticks_ms
 
-    if app is None:
-        try:
-            app = build(getenv)[1]
-        except ValueError as err:  # a bad setting or a missing pin: readable, no traceback
-            fail(err, getenv)
-    if diag_enabled(getenv):
+    try:
+        level = diag_level(getenv)  # (before the build, which forgets the profiles' code)
+        if app is None:
+            app = build(getenv, seed)[1]
+    except Exception as err:  # pylint: disable=broad-except
+        # A bad setting, a missing pin, or anything else that building from the
+        # settings raised: on the display and the console, never a bare traceback.
+        fail(err, getenv)
+    if level:
         from hw import diag
-        diag.run(app, ticks_ms)
+        diag.run(app, ticks_ms, level)
     step = app.step
     while True:
         step(ticks_ms())

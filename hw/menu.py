@@ -1,60 +1,46 @@
 """The match menu as data: which options exist, which is chosen, and the rules they make.
 
-No drawing and no buttons here: ``hw.menu_view`` draws a :class:`Menu`, ``hw.app``
-moves it. The options are the game (``hw.games.KINDS``: the 2x4 game, the shared
-row, ...), players (2 humans, or 1 player vs CPU when ``engine.bot`` is installed),
-the CPU level, match length (best of 1/3/5), tie policy, penalty and hints; with the
-shared-row game chosen also its piles (3/4/6), what matches (rank, suit, rank or
-suit) and the redeal when stuck (all piles, or two); with Speed its house rules
-(RULES-SPEED.md: 20 or 15 cards each, the same rank too, the remake, a points match). :meth:`Menu.rules` returns the
-``engine.rules.Rules`` of the 2x4 game; the chosen game's kind (:meth:`Menu.kind`)
-makes its own rules from the menu. The last item, "Button test", is an action, not a
-choice: START on it opens the button test mode (``hw.button_test``); it is not
-saved. The choices survive a power cycle in the
-power-cut-safe record of ``hw.record`` (:meth:`save` / :meth:`load`), which also
-holds the players' stats (``Menu.record``).
+No drawing and no buttons here: ``hw.views.menu_view`` draws a :class:`Menu`,
+``hw.app`` moves it. The items are the game (``hw.games.GAMES``), then the chosen
+game's own options (its kind's ``OPTIONS``), then the options every game shares:
+players (2 humans, or 1 player vs CPU when the CPU player is installed), the CPU
+level, the match length (best of 1/3/5), the tie policy, the penalty and hints. The
+last item, "Button test", is an action, not a choice: START on it opens the button
+test mode (``hw.views.button_check``); it is not saved.
 
-Items 0-5 (``values``) are the record's first six menu bytes, as before; the game and
-the row and Speed options (items 6-13, ``more``) are the record's added menu bytes
-(``hw.record.MORE``), so an older record loads with the 2x4 game and the row defaults.
-:data:`ORDER` is the order the items are shown and walked in; the game is drawn as
-the menu's heading line.
+The choices survive a power cycle in the power-cut-safe record of
+``hw.store.record`` (:meth:`save` / :meth:`load`), which also holds the players'
+stats (``Menu.record``): the shared choices, the chosen game, and a row of options
+for every game, so each game keeps its own options when another is chosen.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** ``engine.rules``, ``hw.record``, ``hw.games`` (names
-only); optional ``engine.bot`` (``LEVEL_NAMES``).
+Only the chosen game's kind is imported (:meth:`kind`, ``hw.games.use``). A
+stored option the game does not have (another version, a bad copy) is its default.
+Moving the cursor or changing a value allocates nothing.
+
+**Software and Dependencies:** ``engine.family_rules`` (tie codes), ``hw.store.record``,
+``hw.games``; optional ``engine.family_bot`` (``LEVEL_NAMES``).
 """
 
-from engine.rules import TIE_COIN, TIE_REPLAY, Rules
-from hw.games import KINDS, ROW, SPEED
-from hw.record import MORE_DEFAULTS, MORE_ITEMS, Record
+from engine.family_rules import TIE_COIN, TIE_REPLAY
+from hw import games
+from hw.store.record import MAX_GAMES, MENU_ITEMS, OPTION_BYTES, UNSET, Record
 
+# Items: the shared choices (0-5: ``values`` and the record's MENU bytes, in this
+# order), the game, the button test, then the chosen game's options (OPTION + i).
 PLAYERS = 0
 LEVEL = 1
 MATCH = 2
 TIES = 3
 PENALTY = 4
 HINTS = 5
-GAME = 6  # hw.games.KINDS index
-PILES = 7  # the row game: engine.rowrules.PILE_CHOICES index
-MATCH_BY = 8  # the row game: engine.rowrules MATCH_RANK/SUIT/EITHER
-REDEAL = 9  # the row game: engine.rowrules REDEAL_ALL/TWO
-SPEED_CARDS = 10  # Speed: engine.speedrules.CARDS_CHOICES index (20/15 each)
-SPEED_SAME = 11  # Speed: same rank too (engine.speedrules same 0/1)
-SPEED_REMAKE = 12  # Speed: engine.speedrules REMAKE_REST/WHOLE
-SPEED_POINTS = 13  # Speed: SPEED_POINTS index (0: a match of games)
-BUTTON_TEST = 14  # an action (START opens the button test), not a saved choice
-ITEMS = 15
+GAME = 6
+BUTTON_TEST = 7
+OPTION = 8  # the chosen game's option i is item OPTION + i
 
-LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game", "Piles",
-          "Match by", "If stuck", "Cards", "Same rank", "Remake", "Points", "Button test")
-ORDER = (GAME, PILES, MATCH_BY, REDEAL, SPEED_CARDS, SPEED_SAME, SPEED_REMAKE, SPEED_POINTS,
-         PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS, BUTTON_TEST)
-ROW_ITEMS = (PILES, MATCH_BY, REDEAL)  # shown only with the row game chosen
-SPEED_ITEMS = (SPEED_CARDS, SPEED_SAME, SPEED_REMAKE, SPEED_POINTS)  # only with Speed
-SPEED_POINTS_TO = (0, 25, 50, 100)  # Speed's points match (docs/SIMULATION.md: 25 ~ 5 min)
+LABELS = ("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game", "Button test")
 WINS = (1, 2, 3)
 PENALTIES = (0, 250, 500, 1000)
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
@@ -67,7 +53,7 @@ def bot_levels():
     ``perfect`` (a few ms per card, never wrong) exists for tests, not for people.
     """
     try:
-        from engine.bot import LEVEL_NAMES, PERFECT
+        from engine.family_bot import LEVEL_NAMES, PERFECT
     except ImportError:
         return ()
     return tuple(LEVEL_NAMES[:PERFECT])
@@ -78,89 +64,143 @@ class Menu:
 
     def __init__(self, levels=()):
         self.levels = tuple(levels)
-        self.choices = (
+        self.shared = (
             ("2 players", "1 player vs CPU") if self.levels else ("2 players",),
             self.levels or ("-",),
             ("best of 1", "best of 3", "best of 5"),
             ("replay", "coin toss"),
             ("off", "250 ms", "500 ms", "1 s"),
             ("off", "on"),
-            tuple(kind.NAME for kind in KINDS),
-            ("3", "4", "6"),
-            ("rank", "suit", "rank or suit"),
-            ("all piles", "two piles"),
-            ("20 each", "15 each"),
-            ("no", "yes"),
-            ("under tops", "whole piles"),
-            ("off", "first to 25", "first to 50", "first to 100"),
+            games.NAMES,
             ("START",),
         )
-        self.values = bytearray(DEFAULTS)  # items 0-5
-        self.more = bytearray(MORE_DEFAULTS)  # items 6-13
+        self.values = bytearray(DEFAULTS)  # the shared choices, items 0-5
+        self.game = 0  # hw.games.GAMES index
+        self.options = bytearray(b"\xff" * (MAX_GAMES * OPTION_BYTES))  # every game's
         self.record = Record(DEFAULTS)
+        self._checked = -1  # the game whose stored options were checked
+        self.order = ()  # the items in the order they are shown and walked
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
+        self.games_seen = 0  # moves when the chosen game (and so the items) changes
+        self._chosen()
+
+    # ------------------------------------------------------------- the game
+
+    def kind(self):
+        """The chosen game's kind (a module of ``hw.games``, see ``hw.games.use``)."""
+        kind = games.use(self.game)
+        if self._checked != self.game:
+            self._checked = self.game
+            self._check_options(kind)
+        return kind
+
+    def _chosen(self):
+        """The game changed: its options become items (allocates: set-up)."""
+        kind = self.kind()
+        self.order = ((GAME,) + tuple(OPTION + i for i in range(len(kind.OPTIONS)))
+                      + (PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS, BUTTON_TEST))
+        self.games_seen += 1
+
+    def _check_options(self, kind):
+        """Unset or out-of-range options of the chosen game are its defaults."""
+        base = self.game * OPTION_BYTES
+        for i in range(len(kind.OPTIONS)):
+            value = self.options[base + i]
+            if value == UNSET or value >= len(kind.OPTIONS[i][1]):
+                self.options[base + i] = kind.DEFAULTS[i]
+
+    def option(self, i):
+        """The chosen game's option ``i`` (an index into its choices)."""
+        return self.options[self.game * OPTION_BYTES + i]
+
+    # ---------------------------------------------------------------- items
+
+    def choices(self, item):
+        """The texts of ``item``'s values."""
+        if item >= OPTION:
+            return self.kind().OPTIONS[item - OPTION][1]
+        return self.shared[item]
+
+    def label(self, item):
+        """The name of ``item``."""
+        if item >= OPTION:
+            return self.kind().OPTIONS[item - OPTION][0]
+        return LABELS[item]
 
     def value(self, item):
-        """Return the chosen value (an index into ``choices[item]``) of ``item``."""
+        """Return the chosen value (an index into ``choices(item)``) of ``item``."""
+        if item == GAME:
+            return self.game
         if item == BUTTON_TEST:
             return 0  # an action: one "value", never saved
-        return self.values[item] if item < GAME else self.more[item - GAME]
+        if item >= OPTION:
+            return self.option(item - OPTION)
+        return self.values[item]
+
+    def choose(self, game):
+        """Make game ``game`` (an ``hw.games.GAMES`` index) the chosen one."""
+        if game != self.game:
+            self.game = game
+            self._chosen()
+            self.changes += 1
 
     def _set(self, item, value):
-        if item == BUTTON_TEST:
-            return
-        if item < GAME:
+        if item == GAME:
+            self.choose(value)
+        elif item >= OPTION:
+            self.options[self.game * OPTION_BYTES + item - OPTION] = value
+        elif item != BUTTON_TEST:
             self.values[item] = value
-        else:
-            self.more[item - GAME] = value
 
     def visible(self, item):
-        """Return True if ``item`` is shown (the CPU options only with a CPU player, the
-        row game's options only with the row game, Speed's only with Speed, and the
-        match length not in a Speed match played for points)."""
+        """Return True if ``item`` is shown: the CPU options only with a CPU player,
+        the match length only when the game plays to a number of wins, a game's option
+        as its kind says."""
         if item == PLAYERS:
             return bool(self.levels)
         if item == LEVEL:
             return bool(self.levels) and self.values[PLAYERS] == 1
-        if item in ROW_ITEMS:
-            return self.more[0] == ROW
-        if item in SPEED_ITEMS:
-            return self.more[0] == SPEED
+        kind = self.kind()
         if item == MATCH:
-            return self.more[0] != SPEED or self.more[SPEED_POINTS - GAME] == 0
+            wins = getattr(kind, "plays_to_wins", None)
+            return wins is None or wins(self)
+        if item >= OPTION:
+            shown = getattr(kind, "option_shown", None)
+            return shown is None or shown(self, item - OPTION)
         return True
 
     def shown(self):
         """Return the visible items in the order they are shown."""
-        return tuple(item for item in ORDER if self.visible(item))
+        return tuple(item for item in self.order if self.visible(item))
 
     def move(self, step):
         """Move the cursor to the next visible item up (-1) or down (+1), wrapping."""
+        order = self.order
         at = 0
-        while ORDER[at] != self.cursor:
+        while at < len(order) and order[at] != self.cursor:
             at += 1
-        for _ in range(len(ORDER)):
-            at = (at + step) % len(ORDER)
-            if self.visible(ORDER[at]):
+        if at == len(order):
+            at = 0
+        for _ in range(len(order)):
+            at = (at + step) % len(order)
+            if self.visible(order[at]):
                 break
-        self.cursor = ORDER[at]
+        self.cursor = order[at]
         self.changes += 1
 
     def change(self, step):
         """Step the value under the cursor by -1 or +1, wrapping."""
         item = self.cursor
-        count = len(self.choices[item])
+        count = len(self.choices(item))
         self._set(item, (self.value(item) + step) % count)
         self.changes += 1
 
     def text(self, item):
         """Return the chosen value's text for ``item``."""
-        return self.choices[item][self.value(item)]
+        return self.choices(item)[self.value(item)]
 
-    def kind(self):
-        """Return the chosen game's kind (a class of ``hw.games``)."""
-        return KINDS[self.more[0]]
+    # --------------------------------------------------------------- choices
 
     def penalty(self):
         """Return the chosen penalty in ms."""
@@ -174,77 +214,55 @@ class Menu:
         """Return the games needed to win the match."""
         return WINS[self.values[MATCH]]
 
-    def row_piles(self):
-        """Return the row game's piles choice (an index into 3/4/6)."""
-        return self.more[PILES - GAME]
-
-    def row_match(self):
-        """Return the row game's match mode (engine.rowrules MATCH_*)."""
-        return self.more[MATCH_BY - GAME]
-
-    def row_redeal(self):
-        """Return the row game's redeal (engine.rowrules REDEAL_*)."""
-        return self.more[REDEAL - GAME]
-
-    def speed_cards(self):
-        """Return Speed's cards choice (an index into engine.speedrules.CARDS_CHOICES)."""
-        return self.more[SPEED_CARDS - GAME]
-
-    def speed_same(self):
-        """Return Speed's ``same`` (1: the same rank is played too)."""
-        return self.more[SPEED_SAME - GAME]
-
-    def speed_remake(self):
-        """Return Speed's remake (engine.speedrules REMAKE_*)."""
-        return self.more[SPEED_REMAKE - GAME]
-
-    def speed_points(self):
-        """Return Speed's points goal (0: a match of ``wins`` games)."""
-        return SPEED_POINTS_TO[self.more[SPEED_POINTS - GAME]]
-
     def vs_cpu(self):
         """Return True if seat B is the CPU."""
         return bool(self.levels) and self.values[PLAYERS] == 1
 
     def level(self):
-        """Return the CPU level index (into ``engine.bot.LEVEL_NAMES``)."""
+        """Return the CPU level index (into ``engine.family_bot.LEVEL_NAMES``)."""
         return self.values[LEVEL]
-
-    def on_button_test(self):
-        """Return True if the cursor is on "Button test" (START opens it)."""
-        return self.cursor == BUTTON_TEST
 
     def hints(self):
         """Return True if coverable positions are highlighted."""
         return self.values[HINTS] == 1
 
+    def on_button_test(self):
+        """Return True if the cursor is on "Button test" (START opens it)."""
+        return self.cursor == BUTTON_TEST
+
     def rules(self):
-        """Return the ``Rules`` these choices make (defaults for everything else)."""
-        return Rules(penalty=PENALTIES[self.values[PENALTY]], tie=TIE_POLICIES[self.values[TIES]],
-                     wins=WINS[self.values[MATCH]])
+        """The chosen game's rules, as the menu's choices make them."""
+        return self.kind().rules(self)
+
+    # ------------------------------------------------------------ the record
 
     def save(self, nvm):
-        """Store the choices (and the stats) in ``nvm`` (``microcontroller.nvm``) if changed."""
+        """Store the choices (and the stats) in ``nvm`` if they changed."""
         record = self.record
-        record.set_menu(self.values, self.more)
+        record.set_menu(self.values, self.game, self.options)
         record.save(nvm)
 
     def load(self, nvm):
         """Restore the record saved by :meth:`save`; keep the defaults if there is none.
 
-        A value out of range for its option (another version, a bad copy) keeps
-        that option's default.
+        A value out of range for its option (another version, a bad copy) keeps that
+        option's default.
         """
         record = self.record
         record.load(nvm)
-        for item in range(len(DEFAULTS)):
-            value = record.menu_value(item)
-            self.values[item] = value if value < len(self.choices[item]) else DEFAULTS[item]
-        for i in range(MORE_ITEMS):
-            value = record.more_value(i)
-            if GAME + i < len(self.choices) and value >= len(self.choices[GAME + i]):
-                value = MORE_DEFAULTS[i]
-            self.more[i] = value  # (a spare byte no item uses yet is kept as it is)
-        if not self.visible(self.cursor):
-            self.move(1)
+        for i in range(MENU_ITEMS):
+            value = record.menu_value(i)
+            self.values[i] = value if value < len(self.shared[i]) else DEFAULTS[i]
+        for i in range(MAX_GAMES * OPTION_BYTES):
+            self.options[i] = record.buf_option(i)
+        game = record.game()
+        if game >= len(games.GAMES):
+            game = 0
+        self.game = game
+        self._checked = -1  # its options are checked when its kind is loaded
+        self._chosen()
+        if not self.visible(self.cursor) or self.cursor not in self.order:
+            self.cursor = PLAYERS if self.levels else MATCH
+            if not self.visible(self.cursor):
+                self.move(1)
         self.changes += 1

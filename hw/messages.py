@@ -1,14 +1,20 @@
-"""What every game's table says: the message lines and the strips' fixed texts.
+"""What every game's table says: the message lines, the strips' fixed texts, the score.
 
 The messages are told to both seats ((text for A, text for B), by message id); the
-app (``hw.app``) picks the id, each game's view (``hw.table_view``, ``hw.row_view``,
+app (``hw.app``) picks the id, each game's view (``hw.games.grid.table``, ``hw.games.row.table``,
 ...) draws it. Kept apart from the views so that the app, which names the messages,
 holds no view's code: a view module is imported with its game and forgotten with it.
+
+One wording for results in every game and every mode: both seats read the same line,
+naming the winner by seat letter, or "CPU" for a CPU seat B vs a person ("A wins the
+game", "CPU wins the match"); nobody is told "You". Two players face each other across
+one screen, so each reads both lines; a name reads the same from either side.
 
 Implementation Notes
 --------------------
 
-**Software and Dependencies:** none (constants only).
+**Software and Dependencies:** none (constants, and the score line written into a
+``hw.draw.text.Text`` the caller passes).
 """
 
 # Messages: (text for A, text for B), by message id.
@@ -29,12 +35,12 @@ MSG_DEMO_WIN_A = 13  # attract mode: results told alike to both seats (no "You")
 MSG_DEMO_WIN_B = 14
 MSG_DEMO_MATCH_A = 15
 MSG_DEMO_MATCH_B = 16
-MSG_CPU_WIN_A = 17  # vs the CPU (hw.feedback words results with these)
+MSG_CPU_WIN_A = 17  # vs the CPU (hw.app.feedback words results with these)
 MSG_CPU_WIN_B = 18
 MSG_CPU_MATCH_A = 19
 MSG_CPU_MATCH_B = 20
 MSG_NEW_MATCH = 21  # match over: the prompt, in turn with the result
-MSG_TIE = 22  # notes: on one seat's line (hw.feedback)
+MSG_TIE = 22  # notes: on one seat's line (hw.app.feedback)
 MSG_LOST_TIE = 23
 MSG_WON_TIE = 24
 MSG_LOCKED = 25
@@ -43,39 +49,43 @@ DEMO_TEXT = "DEMO - press any button"
 _DEMO = b"DEMO - press any button"
 
 
-def _both(text):
+def both(text):
     """The same text for both seats (one bytes object, not two)."""
     return (text, text)
 
 
+_GAME_A = both(b"A wins the game")  # results: the same tuple for play, demo and CPU ids
+_GAME_B = both(b"B wins the game")
+_MATCH_A = both(b"A wins the match")
+_MATCH_B = both(b"B wins the match")
 MESSAGES = (
     (b"", b""),
-    _both(b"Get ready..."),
-    _both(b"Dealing"),
-    _both(b"GO!"),
-    _both(b"No match - new deal"),
-    (b"You win the game!", b"A wins the game"),
-    (b"B wins the game", b"You win the game!"),
-    _both(b"Draw - new shuffle"),
-    _both(b"Deadlock: draw"),
-    (b"You win the match!", b"A wins the match"),
-    (b"B wins the match", b"You win the match!"),
-    _both(b"Paused: START resumes"),
+    both(b"Get ready..."),
+    both(b"Dealing"),
+    both(b"GO!"),
+    both(b"No match - new deal"),
+    _GAME_A,
+    _GAME_B,
+    both(b"Draw - new shuffle"),
+    both(b"Deadlock: draw"),
+    _MATCH_A,
+    _MATCH_B,
+    both(b"Paused: START resumes"),
     (_DEMO, _DEMO),
-    _both(b"A wins the game"),
-    _both(b"B wins the game"),
-    _both(b"A wins the match"),
-    _both(b"B wins the match"),
-    (b"You win the game!", b"Player wins the game"),
-    _both(b"CPU wins the game"),
-    (b"You win the match!", b"Player wins the match"),
-    _both(b"CPU wins the match"),
-    _both(b"START: new match"),
-    _both(b"Tie! Nobody covers"),
-    _both(b"Lost the coin toss"),
-    _both(b"Won the coin toss"),
-    _both(b"Locked: wait"),
-    _both(b"Not a match!"),
+    _GAME_A,
+    _GAME_B,
+    _MATCH_A,
+    _MATCH_B,
+    _GAME_A,
+    both(b"CPU wins the game"),
+    _MATCH_A,
+    both(b"CPU wins the match"),
+    both(b"START: new match"),
+    both(b"Tie! Nobody covers"),
+    both(b"Lost the coin toss"),
+    both(b"Won the coin toss"),
+    both(b"Locked: wait"),
+    both(b"Not a match!"),
 )
 MESSAGE_WIDTH = 23  # the longest message
 # During attract mode a message id is shown as DEMO_OF[id]: the banner whenever
@@ -90,7 +100,37 @@ DEMO_OF = (
 
 PACK_TEXT = b"Pack 0"  # the count is written as digits at PACK_AT
 PACK_AT = 5
-WON_TEXT = b"Won 0 of 0"  # score digit at WON_AT, match length at OF_AT
-WON_AT = 4
-OF_AT = 9
-LOCKED_TEXT = b" LOCKED "  # the row game's strip (the 2x4 table has its own)
+LOCKED_TEXT = b"LOCKED"  # a red box in the strip, after the pack count
+LOCKED_AT = len(PACK_TEXT) + 2  # columns from the reader's left
+# The score line, as the reader sees it: "<me> 1 - 0 <them>  first to 2" (the 2x4 and
+# the row game's strips; Speed's strip is narrower and says "1/2 wins").
+NAMES = (b"A", b"B")
+CPU_NAME = b"CPU"  # seat B vs the CPU
+SCORE_DASH = b" - "
+SCORE_FIRST_TO = b"  first to "
+SCORE_WIDTH = 23  # "CPU 0 - 1 A  first to 2"
+
+
+def write_score(text, seat, cpu, score, wins):
+    """Write ``seat``'s score line into ``text`` (a ``hw.draw.text.Text`` of
+    :data:`SCORE_WIDTH`, right-aligned): "<me> n - n <them>  first to <wins>", seat B
+    named "CPU" if ``cpu``; ``score``: games won, [A, B]. Allocates nothing."""
+    me = CPU_NAME if seat == 1 and cpu else NAMES[seat]
+    them = CPU_NAME if seat == 0 and cpu else NAMES[1 - seat]
+    i = SCORE_WIDTH - len(me) - len(them) - 2 - len(SCORE_DASH) - len(SCORE_FIRST_TO) - 3
+    for k in range(i):
+        text.put(k, 32)
+    text.write(i, me)
+    i += len(me)
+    text.put(i, 32)
+    text.number(i + 1, min(score[seat], wins), 1)
+    i += 2
+    text.write(i, SCORE_DASH)
+    i += len(SCORE_DASH)
+    text.number(i, min(score[1 - seat], wins), 1)
+    text.put(i + 1, 32)
+    i += 2
+    text.write(i, them)
+    i += len(them)
+    text.write(i, SCORE_FIRST_TO)
+    text.number(i + len(SCORE_FIRST_TO), wins, 1)

@@ -2,14 +2,14 @@
 bot and rules classes, its variations, what its players see) and the drivers that play
 a game with two bots -- the simulator's and a firmware-like one stepping every ms."""
 
-from engine.bot import NORMAL
-from engine.game import OVER
+from engine.family_bot import NORMAL
+from engine.family import OVER
 from engine.row import RowGame
-from engine.rowbot import RowBot
-from engine.rowrules import RowRules
+from engine.row_bot import RowBot
+from engine.row_rules import RowRules
 from engine.speed import SpeedGame
-from engine.speedbot import SpeedBot
-from engine.speedrules import SpeedRules
+from engine.speed_bot import SpeedBot
+from engine.speed_rules import SpeedRules
 from engine.ticks import TICKS_PERIOD, ticks_add
 from tools.simulate import play_game
 

@@ -3,7 +3,7 @@
 import json
 
 from engine.cards import CARD_NAMES, NO_CARD, parse_card
-from engine.game import Game
+from engine.grid import GridGame
 from engine.log import LogError, play_lines
 from engine.trace import Tracer
 
@@ -42,7 +42,7 @@ class Recorder:
 
 def run(text):
     """Replay a log text; return ``(game, recorder, error_or_None)``."""
-    game = Game()
+    game = GridGame()
     rec = Recorder(game)
     lines = text.strip().split("\n")
     if lines[0].strip() != "CSLOG 1":

@@ -17,8 +17,8 @@ cpstubs.install()
 
 from engine.trace import Tracer, replay_text  # noqa: E402
 from hw import main as hw_main  # noqa: E402
-from hw.pads import position  # noqa: E402
-from hw.profiles import KEY_START  # noqa: E402
+from hw.board.pads import position  # noqa: E402
+from hw.board.profiles import KEY_START  # noqa: E402
 from tools.cpstubs import board, keypad, supervisor, usb_cdc  # noqa: E402
 from tools.cpstubs.screen import make_display  # noqa: E402
 
@@ -58,7 +58,7 @@ class Rig:
     def __init__(self, start=1000, settings=None, builtin=None, board_id="raspberry_pi_pico",
                  seed=12345, data_port=True, held=(), fram=None):
         cpstubs.reset()
-        if fram is not None:  # the record's FRAM on the Pico's I2C1 (hw.fram)
+        if fram is not None:  # the record's FRAM on the Pico's I2C1 (hw.store.fram)
             sys.modules["busio"].attach("GP27", "GP26", fram)
         keypad.held_at_start.update(held)  # keys held down at power-on
         usb_cdc.reset(data=data_port)  # False: booted without it (ESP32-S2/S3)
@@ -71,6 +71,7 @@ class Rig:
         env = dict(settings or {})
         self.profile, self.app = hw_main.build(getenv=env.get, seed=seed)
         self.game = self.app.game
+        self.follow_games = False
         self.scanner = keypad.scanners[-1]
         self.trace = []
         Tracer(self.game, self.trace.append)  # chains onto the firmware's own sink
@@ -84,9 +85,13 @@ class Rig:
         return supervisor.now()
 
     def step(self, ms=2):
-        """Move the clock on by ``ms`` and run one loop."""
+        """Move the clock on by ``ms`` and run one loop (with ``follow_games``, a new
+        engine -- a match or a demo of another game -- is traced on into ``trace``)."""
         supervisor.advance(ms)
         self.app.step(supervisor.now())
+        if self.follow_games and self.app.game is not self.game and self.app.game is not None:
+            self.game = self.app.game
+            Tracer(self.game, self.trace.append)
 
     def run(self, ms, dt=5):
         """Run loops for ``ms`` of fake time, ``dt`` ms apart."""
@@ -118,7 +123,7 @@ class Rig:
 
     def start_match(self):
         """From the title: START (menu), START (match); run until the first deal is in play."""
-        from hw.app import MENU, TITLE
+        from hw.app.modes import MENU, TITLE
 
         if self.app.mode == TITLE:
             self.tap(KEY_START)
@@ -142,3 +147,21 @@ class Rig:
         """The device engine's trace, with its last tick judged (as a log's end does)."""
         self.game.finish()
         return list(self.trace)
+
+
+def menu_set(rig, item, value):
+    """On the menu: move the cursor to ``item`` (pad A's near-row button 2: down) and
+    step its value to ``value`` (button 4: next)."""
+    menu = rig.app.menu
+    for _ in range(20):
+        if menu.cursor == item:
+            break
+        rig.tap(1)
+        rig.run(40)
+    assert menu.cursor == item
+    for _ in range(8):
+        if menu.value(item) == value:
+            break
+        rig.tap(3)
+        rig.run(40)
+    assert menu.value(item) == value

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import game as game_module
-from engine.game import E_TIME, RESULT_NAMES
+from engine import grid as game_module
+from engine.family import E_TIME, RESULT_NAMES
 from tools import bench_engine as bench
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,7 @@ def test_every_result_is_measured_within_budget(name, rules):
 
 
 def test_a_refused_benchmark_press_fails_the_benchmark(monkeypatch):
-    real = game_module.Game.press
+    real = game_module.GridGame.press
     calls = [0]
 
     def press(self, player, pos, t):
@@ -37,13 +37,13 @@ def test_a_refused_benchmark_press_fails_the_benchmark(monkeypatch):
             return E_TIME  # as the old benchmark's second player got every time
         return real(self, player, pos, t)
 
-    monkeypatch.setattr(game_module.Game, "press", press)
+    monkeypatch.setattr(game_module.GridGame, "press", press)
     with pytest.raises(bench.BenchError, match="refused"):
         bench.judged_press_lines({}, presses=3000)
 
 
 def test_a_press_not_judged_by_the_next_advance_fails_the_benchmark(monkeypatch):
-    real = game_module.Game.advance
+    real = game_module.GridGame.advance
     calls = [0]
 
     def advance(self, t):
@@ -55,7 +55,7 @@ def test_a_press_not_judged_by_the_next_advance_fails_the_benchmark(monkeypatch)
             return 0
         return real(self, t)
 
-    monkeypatch.setattr(game_module.Game, "advance", advance)
+    monkeypatch.setattr(game_module.GridGame, "advance", advance)
     with pytest.raises(bench.BenchError):
         bench.judged_press_lines({}, presses=3000)
 
@@ -84,9 +84,25 @@ def test_a_vm_that_does_not_run_stops_the_bench_with_one_line(monkeypatch, capsy
 
     real = bench.vm_figures
     monkeypatch.setattr(bench, "vm_figures", lambda: real(node="/nonexistent/node"))
-    assert bench.main() == 1
+    assert bench.main([]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""  # no half set of figures
     assert captured.err.startswith("tools.bench_engine: the MicroPython VM did not run: "
                                    "cannot run /nonexistent/node")
     assert captured.err.count("\n") == 1
+
+
+def test_help_shows_the_options_without_running_the_benchmark():
+    """Issue 20 (3.7): `tools.bench_engine --help` ran the whole benchmark."""
+    import subprocess
+    import sys
+    import time
+
+    began = time.monotonic()
+    run = subprocess.run([sys.executable, "-m", "tools.bench_engine", "--help"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "--quick" in run.stdout, run.stderr
+    assert "MicroPython VM" not in run.stdout and time.monotonic() - began < 20
+    bad = subprocess.run([sys.executable, "-m", "tools.bench_engine", "--games"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unrecognized arguments" in bad.stderr

@@ -1,12 +1,15 @@
-"""The CPU opponent (engine/bot.py): strength order, legality, replay, determinism,
+"""The CPU opponent (engine/family_bot.py): strength order, legality, replay, determinism,
 and that it plays from the public views only."""
 
 import pytest
 
-from engine.bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT, Bot, level_params
-from engine.game import COVER, OVER, Game
-from engine.log import LogWriter, play_lines
-from engine.rules import Rules
+from engine.family_bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT, level_params
+from engine.grid_bot import GridBot
+from engine.family import COVER, OVER
+from engine.grid import GridGame
+from engine.log import play_lines
+from engine.logwriter import LogWriter
+from engine.grid_rules import GridRules
 from engine.ticks import TICKS_PERIOD, ticks_add, ticks_diff
 from engine.trace import Tracer
 from tools.simulate import play_game
@@ -15,10 +18,10 @@ WRAP_START = TICKS_PERIOD - 20000  # a game started here crosses the 2**29 wrap
 
 
 def new_game(seed, levels=(NORMAL, NORMAL), bot_seeds=(1, 2), rules=None, t=0, sink=None):
-    game = Game(rules, sink)
+    game = GridGame(rules, sink)
     game.shuffle(seed)
     game.start(t)
-    bots = (Bot(game, 0, levels[0], bot_seeds[0]), Bot(game, 1, levels[1], bot_seeds[1]))
+    bots = (GridBot(game, 0, levels[0], bot_seeds[0]), GridBot(game, 1, levels[1], bot_seeds[1]))
     return game, bots
 
 
@@ -80,7 +83,7 @@ def test_level_table_is_consistent():
     assert (LEVELS[BEGINNER][0] + LEVELS[BEGINNER][2], LEVELS[BEGINNER][1] + LEVELS[BEGINNER][3]) == (500, 3000)
     assert level_params("expert") == LEVELS[EXPERT]
     with pytest.raises(ValueError):
-        Bot(Game(), 0, (5, 1, 0, 0, 0, 0, 0, 0, 0))
+        GridBot(GridGame(), 0, (5, 1, 0, 0, 0, 0, 0, 0, 0))
 
 
 # ---------------------------------------------------------------- legality
@@ -164,15 +167,15 @@ def test_a_bot_paused_for_days_plays_on_at_once():
 
 def live_and_replayed(seed, levels, rules_line, games=1):
     """Play ``games`` games of a match live (traced, logged); replay the log."""
-    rules = Rules()
+    rules = GridRules()
     for item in rules_line.split():
         rules.set(*item.split("="))
     live = []
-    game = Game(rules)
+    game = GridGame(rules)
     Tracer(game, live.append)
     writer = LogWriter()
     log = [bytes(writer.header()).decode(), bytes(writer.rules(rules)).decode()]
-    bots = (Bot(game, 0, levels[0], seed + 1), Bot(game, 1, levels[1], seed + 2))
+    bots = (GridBot(game, 0, levels[0], seed + 1), GridBot(game, 1, levels[1], seed + 2))
     t = WRAP_START
     for k in range(games):
         if game.match_over:
@@ -184,7 +187,7 @@ def live_and_replayed(seed, levels, rules_line, games=1):
         t = play_game(game, bots, t, log.append)
         t = ticks_add(t, 2500)
     replayed = []
-    again = Game()
+    again = GridGame()
     Tracer(again, replayed.append)
     play_lines(again, log)
     return live, replayed, log
@@ -273,11 +276,11 @@ class PublicView:
 
 def test_bot_works_through_the_public_views_alone():
     lines = play(9, (EXPERT, BEGINNER), (1, 2))[1]
-    game = Game()
+    game = GridGame()
     game.shuffle(9)
     game.start(0)
     view = PublicView(game)  # any other attribute read raises AttributeError
-    bots = (Bot(view, 0, EXPERT, 1), Bot(view, 1, BEGINNER, 2))
+    bots = (GridBot(view, 0, EXPERT, 1), GridBot(view, 1, BEGINNER, 2))
     assert play_game_through(game, bots) == lines
 
 
@@ -298,7 +301,7 @@ def play_game_through(game, bots):
     return lines
 
 
-class PeekingBot(Bot):
+class PeekingBot(GridBot):
     """A cheat: hesitates according to the bottom card of its own pack."""
 
     def _look(self, now):
@@ -368,7 +371,7 @@ def hidden_state_check(bot_class, seed):
     """Return (presses made before the visible states diverged, identical?)."""
     runs = []
     for perturb in (False, True):
-        game = Game()
+        game = GridGame()
         game.shuffle(seed)
         game.start(0)
         bots = (bot_class(game, 0, NORMAL, 1), bot_class(game, 1, NORMAL, 2))
@@ -395,7 +398,7 @@ def hidden_state_check(bot_class, seed):
 def test_permuting_hidden_cards_changes_nothing_until_they_show():
     total = 0
     for seed in range(6):
-        presses, same = hidden_state_check(Bot, seed)
+        presses, same = hidden_state_check(GridBot, seed)
         assert same, seed
         total += presses
     assert total >= 30  # a meaningful stretch of play between the change and its reveal

@@ -174,7 +174,7 @@ def test_out_naming_a_file_or_an_unwritable_folder_is_one_line_and_exit_2(tmp_pa
     for out in (a_file, a_file / "sub", Path("/proc/capture-here")):
         assert capture_tool.main(["/dev/nonexistent-port", "--out", str(out)]) == 2
         err = capsys.readouterr().err
-        assert err.startswith("tools.capture: cannot write match files into %s: " % out)
+        assert err.startswith("tools.capture: cannot write into --out %s: " % out)
         assert err.count("\n") == 1
 
 

@@ -37,14 +37,13 @@ SHORT = ((r"--games \d+", "--games 20"), (r"--matches \d+", "--matches 6"),
 RUN = (
     "make replay LOG=tests/golden/rules.log",
     'make simulate ARGS="--games 2000 --levels normal:expert --jobs 2"',
-    'make simulate ARGS="--game row --games 2000 --rules match=suit"',
-    ".venv/bin/python -m tools.row_claims --games 4000 --plots docs/img",
-    'make simulate ARGS="--game speed --games 2000 --rules same=1"',
-    ".venv/bin/python -m tools.speed_houses --games 2000 --plots docs/img",
+    ".venv/bin/python -m tools.aggravation_claims --games 2000 --seed 1 --jobs 2 --plots docs/img",
+    'make simulate ARGS="--game aggravation --games 2000 --seed 1 --jobs 2"',
     "make wiring",
     "make bench",
     ".venv/bin/python -m tools.NAME --help",  # every tool (expanded below)
     "make play",
+    ".venv/bin/python -m tools.cpstack where",
     ".venv/bin/python -m tools.wiring --profile feather_esp32s3_tft",
     "make venv",
     ".venv/bin/python -m tools.emulate --headless --nvm none --seed 7 --script docs/example.script",
@@ -56,7 +55,7 @@ RUN = (
     'make simulate ARGS="--games 20000 --levels normal:normal --seed 1 --jobs 2 --plots docs/img'
     ' --sweep-games 1000"',
     'make simulate ARGS="--games 20000 --levels normal:normal --seed 1 --jobs 2 --rules'
-    ' deadlock=1000 --json"',
+    ' deadlock=100 --json"',
     'make simulate ARGS="--games 5000 --levels normal:normal --seed 1 --jobs 2 --rules deadlock=4"',
     'make simulate ARGS="--games 2000 --levels beginner:normal,normal:beginner,normal:expert,'
     'expert:normal,expert:beginner,beginner:expert,beginner:beginner,expert:expert,'
@@ -65,6 +64,9 @@ RUN = (
     ".venv/bin/python -m tools.row_claims --games 2000 --seed 2 --levels beginner:beginner",
     ".venv/bin/python -m tools.speed_houses --games 2000 --seed 1 --plots docs/img",
     'make simulate ARGS="--game row --matches 2000 --seed 1 --jobs 1"',
+    'make simulate ARGS="--game row --matches 2000 --seed 1 --jobs 1 --rules match=either"',
+    "make pictures",  # in the copy: the pictures drawn there must equal the repository's
+    "SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy .venv/bin/pytest -q tests/test_fw_speed.py -k tie",
     # docs/EMULATOR.md: the pictures of the cards (in the copy: the repo's stay as they are)
     ".venv/bin/python -m tools.emulate --headless --size 320x240 --script docs/cards.script"
     " --seed 12345 --nvm none --until 2900 --screenshot docs/img/cards-320x240.png",
@@ -82,12 +84,15 @@ INSTALL = "installs software on the reader's computer (root, the internet or a h
 WINDOWS = "a Windows or macOS command"
 XVFB = ("the Xvfb walk-through (Xvfb and xdotool are not installed by the repo);"
         " tests/test_emulate_xvfb.py does these steps when Xvfb is there")
-PICOSIM = ("the emulated Pico: minutes per run and ../shared/circuitpython;"
+PICOSIM = ("the emulated Pico: minutes per run and the CircuitPython stack (make cpstack);"
            " tests/test_picosim.py and tests/test_hil.py run it")
-LINKRIG = ("two emulated Picos: minutes per run and ../shared/circuitpython;"
+LINKRIG = ("two emulated Picos: minutes per run and the CircuitPython stack (make cpstack);"
            " tests/test_picosim_link.py runs the rig and the link figures")
+CPSTACK = "the CircuitPython stack, which a copy of the repository lacks; tests/test_cpstack.py"
 NOT_RUN = {
     "make test": "this test is part of make test",
+    "make node_modules": "npm ci of the MicroPython VM; in the copy node_modules is this"
+    " checkout's (a link): make test and make bench run it first",
     "make link": LINKRIG,
     ".venv/bin/python -m tools.picosim.linkbench": LINKRIG,
     ".venv/bin/python -m tools.picosim.link --code tools/picosim/device/link_ping_code.py"
@@ -112,9 +117,7 @@ NOT_RUN = {
     "tools/replay LOG": PLACEHOLDER,
     "tools/replay FILE": PLACEHOLDER,
     "make replay LOG=FILE": PLACEHOLDER,
-    ".venv/bin/python -m tools.deploy DRIVE --libs": PLACEHOLDER,
     ".venv/bin/python -m tools.deploy /media/$USER/CIRCUITPY --libs": BOARD,
-    ".venv/bin/python -m tools.hil --port /dev/ttyACM1 SCENARIO": BOARD,
     ".venv/bin/python -m tools.hil --port /dev/ttyACM1 tests/hil/two_players.script": BOARD,
     ".venv/bin/python -m tools.hil --port /dev/pts/N tests/hil/two_players.script":
         "the pty of an emulator a person runs beside it",
@@ -126,10 +129,18 @@ NOT_RUN = {
     " --screenshot end.png": PICOSIM,
     ".venv/bin/python -m tools.picosim --setting CSPEED_DIAG=1 --diag --json report.json"
     " --seconds 30": PICOSIM,
-    ".venv/bin/python -m tools.picosim --code tools/picosim/heap_code.py --mpy none --diag": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/heap_code.py --mpy none --diag": PICOSIM,
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
+    "make libcost": PICOSIM,
+    "make cpstack": CPSTACK + " fetches from a local HTTP server (this downloads from the web)",
+    "make cpstack-unix": CPSTACK + " dry-runs it (this clones CircuitPython from GitHub and"
+    " compiles for minutes, with gcc-multilib)",
+    ".venv/bin/python -m tools.cpstack check": CPSTACK + " runs it on a fresh machine and on"
+    " the real files",
+    ".venv/bin/python -m tools.cpstack install uf2 FILE": PLACEHOLDER,
+    "sudo apt-get install gcc-multilib": INSTALL,
     ".venv/bin/python -m tools.emulate --button-test": "the button test in a window a person"
     " presses keys in, open until closed",
     ".venv/bin/python -m tools.picosim --game row --attract 2 --setting CSPEED_DIAG=1 --diag"
@@ -141,7 +152,6 @@ NOT_RUN = {
     "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11": "as make fuzz",
     "make fuzz FUZZ_CASES=… FUZZ_SEED=…": PLACEHOLDER,
     "make soak": "tests/test_soak.py for 200 cycles; make test runs it for 2",
-    "make soak SOAK_CYCLES=200": "as make soak",
     "make soak SOAK_CYCLES=…": PLACEHOLDER,
     "python3 -m venv ~/circup-venv": INSTALL,
     "~/circup-venv/bin/pip install circup": INSTALL,
@@ -174,11 +184,11 @@ NOT_RUN = {
     "tools/replay /tmp/x.log": XVFB,
 }
 # make commands of NOT_RUN with real values: `make -n` shows the target and variables exist.
-DRY_RUN = ("make test", "make picosim", "make capture PORT=/dev/ttyACM1",
+DRY_RUN = ("make test", "make node_modules", "make picosim", "make capture PORT=/dev/ttyACM1",
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
-           "make soak", "make soak SOAK_CYCLES=200", "make link")
+           "make soak", "make libcost", "make cpstack", "make cpstack-unix", "make link")
 
 
 def key(command):
@@ -280,12 +290,20 @@ def _check_play(clone, out):
     assert (clone / "build" / "emulator-play" / "demo.gif").exists()
 
 
+def _check_pictures(clone, out):
+    from tools import pictures
+
+    for name, args in pictures.PICTURES:
+        assert pictures.compare(name, args, clone / name, ROOT / name) is None, name
+
+
 CHECKS = {
     "make wiring": _check_wiring,
     ".venv/bin/python -m tools.emulate --headless --nvm none --seed 7 --script docs/example.script":
         _check_example,
     "tools/replay out/match.log": _check_replay,
     "make play": _check_play,
+    "make pictures": _check_pictures,
 }
 
 

@@ -48,7 +48,7 @@ class Session:
 def session(tmp_path_factory):
     import pygame
 
-    from engine.game import PLAY
+    from engine.family import PLAY
     from tools.emulate import script
     from tools.emulate.keys import POSITION_KEYS, key_event
     from tools.emulate.main import Emulator
@@ -192,7 +192,7 @@ def decode_card(pixels, table, pos):
     for seat B (as B reads it), and its ink matched against the sheets' tiles: exactly
     one rank and one suit must match, and both seats must read the same card.
     """
-    from hw import gfx
+    from hw.draw import gfx
 
     card = table.cards[pos]
     scale = card.ranks[0].tile_height // gfx.RANK_TILE_H
@@ -227,7 +227,7 @@ def decode_card(pixels, table, pos):
 def test_screenshots_show_the_engines_tops(session):
     from engine.cards import NO_CARD
 
-    from hw.app import DONE, GAME, RESULT
+    from hw.app.modes import DONE, GAME, RESULT
 
     assert len(session.shots) == len(PROBES_MS)
     checked = set()
@@ -280,7 +280,7 @@ def test_odd_sized_areas_refresh_exactly():
 
 def test_menu_choices_persist_in_the_nvm_file(session):
     data = Path(session.nvm).read_bytes()
-    assert len(data) == 4096 and data[0:3] == b"CS\x02"  # hw.record saved the choices
+    assert len(data) == 4096 and data[0:3] == b"CS\x03"  # hw.store.record saved the choices
 
 
 def test_nvm_file_round_trip(tmp_path):
@@ -340,8 +340,8 @@ def test_make_play_without_a_display_records_the_attract_mode(tmp_path):
 
 def test_attract_in_the_emulator_and_any_key_returns_to_the_title(monkeypatch):
     """Idle title -> the firmware's attract mode; a key of the key map ends it."""
-    from engine.game import PLAY
-    from hw.app import GAME, TITLE
+    from engine.family import PLAY
+    from hw.app.modes import GAME, TITLE
     from tools.emulate import script
     from tools.emulate.main import Emulator
 

@@ -34,10 +34,10 @@ def bad_cases(tmp):
         (["--script", str(latin1)], "script line 1: not UTF-8 text (byte 0xe9)"),
         (["--script", str(forever)], "script line 1: hold 100000000 ms is beyond 3600000 ms"),
         (["--script", str(arabic)], "script line 1: time must be a whole number of ms"),
-        (["--seconds", "nan"], "--seconds must be a finite number"),
-        (["--seconds", "inf"], "--seconds must be a finite number"),
-        (["--seconds", "-1"], "--seconds must be a finite number"),
-        (["--until", "-5"], "--until must be >= 0"),
+        (["--seconds", "nan"], "--seconds must be a number from 0 to 604800 s"),
+        (["--seconds", "inf"], "--seconds must be a number from 0 to 604800 s"),
+        (["--seconds", "-1"], "--seconds must be a number from 0 to 604800 s"),
+        (["--until", "-5"], "--until must be a whole number from 0"),
         (["--size", "20000x20000"], "--size must be one of 320x240, 240x240, 240x135"),
         (["--size", "100x100"], "--size must be one of"),
         (["--size", "banana"], "--size must be one of"),
@@ -46,7 +46,7 @@ def bad_cases(tmp):
         (["--trace", str(a_file / "t")], "cannot write --trace"),
         (["--gif", str(a_file / "d.gif")], "cannot write --gif"),
         (["--screenshot", "/proc/x.png"], "cannot write --screenshot"),
-        (["--frames", str(a_file)], "cannot write --frames %s: " % a_file),
+        (["--frames", str(a_file)], "cannot write into --frames %s: " % a_file),
     ]
 
 
@@ -205,3 +205,36 @@ def test_scripted_runs_ignore_saved_menu_choices_unless_asked(tmp_path):
     assert "penalty=0" not in default
     asked = log_of("--nvm", str(saved))[1]  # asked for: the saved choices apply
     assert "penalty=0" in asked
+
+
+def test_running_the_documented_example_twice_still_replays(tmp_path):
+    """Issue 20 (3.4): --log appended, so EMULATOR.md's example run twice gave a log with
+    two headers that tools/replay refused ("the header may appear only once")."""
+    args = ["--seed", "7", "--script", str(ROOT / "docs" / "example.script"),
+            "--log", "out/match.log"]
+    for _ in range(2):
+        run = emulate(args, tmp_path)
+        assert run.returncode == 0, run.stderr
+    text = (tmp_path / "out" / "match.log").read_text()
+    assert text.count("CSLOG 1") == 1
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    replay = subprocess.run([sys.executable, "-m", "tools.replay", "out/match.log"], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 0, replay.stderr
+    # 3.13: a headless run names the file that keeps the log, not a pty nobody can watch
+    assert "goes to out/match.log" in run.stdout
+    assert "miniterm" not in run.stdout and "save it to a file" not in run.stdout
+    bare = emulate(["--until", "100"], tmp_path)
+    assert "not kept (headless: add --log FILE to keep it)" in bare.stdout
+    assert "miniterm" not in bare.stdout
+
+
+@pytest.mark.parametrize("key", ["row", "speed"])
+def test_game_starts_with_that_game_chosen(tmp_path, key):
+    """Issue 20 (3.12): --game KEY, as tools.picosim has, reaches every game without
+    scripting the menu: START, START plays KEY."""
+    (tmp_path / "go.script").write_text("300 tap START\n1100 tap START\n")
+    run = emulate(["--game", key, "--seed", "3", "--script", "go.script", "--until", "3000",
+                   "--log", "m.log"], tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "rules game=%s " % key in (tmp_path / "m.log").read_text()

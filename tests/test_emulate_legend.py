@@ -28,7 +28,7 @@ def legend_keys():
 
 
 def test_the_legend_names_the_pad_buttons_as_the_firmware_does():
-    from hw.menu_view import MENU_HELP
+    from hw.views.menu_view import MENU_HELP
     from tools.emulate.keys import legend_lines
 
     assert b"1/2 move" in MENU_HELP and b"3/4 change" in MENU_HELP  # the firmware's words
@@ -40,7 +40,7 @@ def test_the_legend_names_the_pad_buttons_as_the_firmware_does():
 @pytest.mark.parametrize("seat,row", [(0, "near"), (0, "far"), (1, "near"), (1, "far")])
 def test_the_keys_the_legend_names_do_what_the_menu_footer_says(seat, row):
     """Button 2 moves down, 4 changes the value up, 3 back down, 1 moves up."""
-    from hw.app import MENU
+    from hw.app.modes import MENU
     from tools.emulate import script
     from tools.emulate.main import Emulator
 
@@ -115,3 +115,23 @@ def test_headless_runs_have_no_legend():
         assert emu.display._pygame_screen.get_size() == (640, 480)  # pylint: disable=protected-access
     finally:
         emu.close()
+
+
+@pytest.mark.parametrize("scale", [1, 2, 3])
+def test_every_legend_word_is_in_the_window_at_every_scale(scale):
+    """At scale 1 the legend's lines are wider than the 320-pixel window even in the
+    smallest font: they go on in the next line instead of being cut off."""
+    import pygame
+
+    from tools.emulate import help as window_help
+    from tools.emulate.keys import legend_lines
+
+    pygame.font.init()
+    width = 320 * scale
+    margin = 2 * scale
+    font = window_help._font(11 * scale, width - 2 * margin, legend_lines())
+    shown = window_help._wrap(font, legend_lines(), width - 2 * margin)
+    assert all(font.size(line)[0] <= width - 2 * margin for line in shown), shown
+    assert " ".join(shown).split() == " ".join(legend_lines()).split()  # no word lost
+    strip = window_help.legend(width, legend_lines(), scale)
+    assert strip.get_height() == len(shown) * font.get_linesize() + 2 * margin

@@ -11,9 +11,9 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from engine.rules import Rules  # noqa: E402
+from engine.grid_rules import GridRules
 from engine.trace import replay_text  # noqa: E402
-from hw.serial_log import MatchLog  # noqa: E402
+from hw.board.serial_log import MatchLog  # noqa: E402
 from tools.emulate.port import PtyPort  # noqa: E402
 
 
@@ -34,7 +34,7 @@ def drain(fd):
 
 def write_matches(log, matches, presses):
     for m in range(matches):
-        log.match(Rules())
+        log.match(GridRules())
         log.game(m + 1, 100)
         for i in range(presses):
             log.press(200 + i, i & 1, i % 8)

@@ -12,7 +12,7 @@ RUN_MS = 40000
 def row_script():
     """Title -> menu; Game: Shared row; Piles: 6; match; then both players' keys."""
     lines = ["300 tap START",  # title -> menu (cursor on "Players")
-             "400 tap q",  # A's up: the Game heading
+             "400 tap q", "450 tap q",  # A's up, up: the 2x4 game's option, the Game heading
              "500 tap r",  # A's +: Shared row
              "600 tap w", "700 tap r",  # Piles: 4 -> 6
              "1000 tap START"]  # the match; its first game deals 1.5 s later
@@ -23,7 +23,6 @@ def row_script():
 
 
 def test_row_game_in_the_emulator_replays_and_is_remembered(tmp_path):
-    from hw.games import RowKind
     from hw.menu import Menu
     from tools.emulate import script
     from tools.emulate.main import Emulator
@@ -39,7 +38,7 @@ def test_row_game_in_the_emulator_replays_and_is_remembered(tmp_path):
 
     def probe(e, now):  # the screen follows the engine, pile for pile
         app = e.app
-        if app and app.mode == 3 and app.kind is RowKind and e.loops % 50 == 0:
+        if app and app.mode == 3 and app.kind.KEY == "row" and e.loops % 50 == 0:
             view = app.table
             shown.append(all(view.shown_top(p) == app.game.tops[p]
                              for p in range(app.game.piles)))
@@ -48,12 +47,12 @@ def test_row_game_in_the_emulator_replays_and_is_remembered(tmp_path):
         app = emu.run()
     finally:
         emu.close()
-    assert app.kind is RowKind and app.game.piles == 6
+    assert app.kind.KEY == "row" and app.game.piles == 6
     assert shown and all(shown)
     text = log_path.read_text()
     matches = ["CSLOG 1" + m for m in text.split("CSLOG 1")[1:]]
     assert matches
-    assert matches[0].splitlines()[1].startswith("rules game=row piles=6 match=rank redeal=all")
+    assert matches[0].splitlines()[1].startswith("rules game=row piles=6 match=either redeal=all")
     presses = [l.split() for m in matches for l in m.splitlines() if l.startswith("press ")]
     assert {p[2] for p in presses} == {"A", "B"}
     assert {int(p[3]) for p in presses} == set(range(6))  # the key map reaches every pile
@@ -66,4 +65,4 @@ def test_row_game_in_the_emulator_replays_and_is_remembered(tmp_path):
     assert replayed == live  # the emulated games, card for card
     menu = Menu(levels=("a", "b", "c"))
     menu.load(FileNVM(nvm))
-    assert menu.kind() is RowKind and menu.row_piles() == 2  # remembered: Shared row, 6
+    assert menu.kind().KEY == "row" and menu.option(0) == 2  # remembered: Shared row, 6

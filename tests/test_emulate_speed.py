@@ -19,7 +19,7 @@ B_CARDS, B_PILES = "poiuk", ";j"
 
 def script_text():
     lines = ["300 tap START",  # title -> menu, cursor on Players
-             "400 tap a",  # A's up: the Game item
+             "400 tap a", "450 tap a",  # A's up, up: the 2x4 game's option, the Game item
              "500 tap f", "600 tap f",  # 2x4 -> Shared row -> Speed
              "900 tap START"]  # a Speed match; its first game deals 1.5 s later
     for i, t in enumerate(range(3000, 16000, 70)):
@@ -31,7 +31,6 @@ def script_text():
 
 def test_speed_in_the_emulator_replays_and_is_drawn(tmp_path):
     from engine.cards import NO_CARD
-    from hw.games import SpeedKind
     from tools.emulate import script
     from tools.emulate.main import Emulator
     from tools.replay import replay
@@ -45,7 +44,7 @@ def test_speed_in_the_emulator_replays_and_is_drawn(tmp_path):
 
     def probe(e, now):
         app = e.app
-        if app is None or app.kind is not SpeedKind or app.table is None:
+        if app is None or app.kind.KEY != "speed" or app.table is None:
             return
         game = app.game
         view = app.table
@@ -60,7 +59,7 @@ def test_speed_in_the_emulator_replays_and_is_drawn(tmp_path):
         start = emu.clock.start
     finally:
         emu.close()
-    assert app.kind is SpeedKind and seen["hands_ok"] and seen["tops_ok"]
+    assert app.kind.KEY == "speed" and seen["hands_ok"] and seen["tops_ok"]
     log = bytes(emu.port.written).decode()
     match = log[log.rindex("CSLOG 1"):]
     assert "rules game=speed " in match

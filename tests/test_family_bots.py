@@ -1,4 +1,4 @@
-"""What the shared-row and Speed CPU opponents (engine/rowbot.py, engine/speedbot.py)
+"""What the shared-row and Speed CPU opponents (engine/row_bot.py, engine/speed_bot.py)
 must both do: never a play a perfect bot knows is wrong, logs that replay, determinism,
 play through the public views alone, the 2x4 bot's levels, and tools/simulate --game."""
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT
-from engine.game import OVER, PLAY
+from engine.family_bot import BEGINNER, EXPERT, LEVELS, NORMAL, PERFECT
+from engine.family import OVER, PLAY
 from engine.log import play_lines
 from engine.trace import Tracer
 from tests.bot_helpers import KINDS, ROW, SPEED, WRAP_START, play_every_ms

@@ -10,7 +10,8 @@ import pytest
 
 from cs_helpers import Recorder, all_cards, run
 from engine.cards import CARD_NAMES
-from engine.game import EV_PRESS, Game
+from engine.family import EV_PRESS
+from engine.grid import GridGame
 from engine.log import play_lines
 from engine.row import RowGame
 from engine.speed import SpeedGame
@@ -60,7 +61,7 @@ class Kind:
         return "\n".join(lines)
 
 
-GRID = Kind("grid", Game, run, all_cards,
+GRID = Kind("grid", GridGame, run, all_cards,
             lambda g: (list(g.tops), list(g.packs), g.pending, g.phase),
             ["", "tie=coin", "rutter=1", "stuck=0 deal=0 penalty=0",
              "deadlock=2 deadlock_result=fewer"], 5000)

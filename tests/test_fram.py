@@ -1,4 +1,4 @@
-"""hw.fram: the record on an I2C FRAM, power cuts after every byte, and falling back to flash.
+"""hw.store.fram: the record on an I2C FRAM, power cuts after every byte, and falling back to flash.
 
 The FRAM is ``tools.emulate.fram.FileFRAM`` on the ``busio.I2C`` stand-in, which
 behaves as CircuitPython 10.2.1's on an RP2040 (no pull-ups: ``RuntimeError``; an
@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fw_rig import Rig
-from hw import record as rec
-from hw.app import TITLE, App
+from hw.store import record as rec
+from hw.app import App
+from hw.app.modes import TITLE
 from hw.main import record_store
 from hw.menu import DEFAULTS, Menu
-from hw.profiles import PROFILES, SettingError, choose
+from hw.board.profiles import PROFILES, SettingError, choose
 from test_fw_stats import open_stats
 from test_record import defaults_image, image, played
 from tools.cpstubs import board
@@ -39,6 +40,7 @@ def fitted(chip, nvm=None):
     """The store the firmware opens at boot with ``chip`` on GP27/GP26."""
     busio.detach_all()
     busio.attach("GP27", "GP26", chip)
+    sys.modules["microcontroller"].release_all()  # a boot: the last store's bus is gone
     store = record_store(PROFILE, board, nvm if nvm is not None else FileNVM(None))
     assert isinstance(store, rec.ByteStore)
     return store
@@ -69,7 +71,7 @@ def firmware_starts(chip):
     app = App(rig.app.display, rig.app.buttons, nvm=store, levels=("a", "b", "c"))
     assert app.mode == TITLE
     for item, value in enumerate(app.menu.values):
-        assert value < len(app.menu.choices[item])
+        assert value < len(app.menu.choices(item))
     return image(app.menu.record)
 
 
@@ -109,6 +111,7 @@ def test_power_cut_after_every_byte(saves):
         attempt.load(fitted(copy))
         attempt.buf[:] = r.buf
         attempt.dirty = True
+        off = (1 if attempt.slot == 0 else 0) * rec.SPACING  # the slot a save writes
         try:
             assert attempt.save(fitted(copy)) >= 0
             assert n == rec.SLOT  # the last point lets the whole slot through
@@ -116,7 +119,12 @@ def test_power_cut_after_every_byte(saves):
             assert n < rec.SLOT
         copy.cut_after = -1
         got = loaded(fitted(copy))[1]
-        assert got == (new if n == rec.SLOT else old), "cut after %d bytes" % n
+        # A cut before the last bytes leaves the new record whole if those bytes
+        # already held the values being written (the chip is then in the written state).
+        whole = bytes(copy.data[off:off + rec.SLOT]) == bytes(attempt.buf)
+        assert whole == (n == rec.SLOT or bytes(chip.data[off + n:off + rec.SLOT])
+                         == bytes(attempt.buf[n:]))
+        assert got == (new if whole else old), "cut after %d bytes" % n
         assert firmware_starts(copy) == got
 
 
@@ -143,11 +151,11 @@ def test_a_new_fram_takes_over_the_flash_record_and_flash_is_never_written_again
 
 
 def test_no_fram_fitted_keeps_the_record_in_flash(capsys):
-    sys.modules.pop("hw.fram", None)
+    sys.modules.pop("hw.store.fram", None)
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm  # no pull-ups on GP27/GP26
     assert "no FRAM on SCL GP27, SDA GP26" in capsys.readouterr().out
-    assert "hw.fram" not in sys.modules  # its code is not even loaded
+    assert "hw.store.fram" not in sys.modules  # its code is not even loaded
 
 
 class NotFram:
@@ -167,7 +175,7 @@ def test_another_chip_at_0x50_is_not_used(capsys):
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm
     assert "no FRAM at 0x50" in capsys.readouterr().out
-    assert "hw.fram" not in sys.modules  # its code is dropped again
+    assert "hw.store.fram" not in sys.modules  # its code is dropped again
 
 
 class Flaky(FileFRAM):
@@ -213,7 +221,7 @@ def test_the_fram_setting():
 def test_the_firmware_keeps_its_stats_on_the_fram():
     chip = FileFRAM()
     rig = Rig(fram=chip)
-    assert isinstance(rig.app.nvm, sys.modules["hw.fram"].FramStore)  # (re-imported at boot)
+    assert isinstance(rig.app.nvm, sys.modules["hw.store.fram"].FramStore)  # (re-imported at boot)
     rig.app.menu.record.game_won(0, 12000)
     rig.app.menu.save(rig.app.nvm)
     again = Rig(fram=chip)
@@ -268,17 +276,36 @@ def test_the_emulator_keeps_the_record_in_its_fram_file(tmp_path):
         runs.append(bytes(app.menu.values))
         defaults = bytes(Menu(levels=app.menu.levels).values)
     data = path.read_bytes()
-    assert len(data) == 32768 and data[0:3] == b"CS\x02"  # slot 0, written once
+    assert len(data) == 32768 and data[0:3] == b"CS\x03"  # slot 0, written once
     assert runs[0] != defaults  # pad A's "+" changed the first item
     assert runs[1] == runs[0]  # the next boot loaded it from the FRAM
 
 
 def test_the_picosim_power_cut_tools_open_the_bus_as_the_firmware_does():
-    from pathlib import Path
-
     from hw.main import FRAM_I2C_HZ
     from tools.picosim import framcut
 
     assert framcut.FREQUENCY == FRAM_I2C_HZ
-    code = (Path(framcut.__file__).parent / "fram_load_code.py").read_text()
+    code = framcut.LOAD_CODE.read_text()
     assert "FREQUENCY = %d" % FRAM_I2C_HZ in code
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(1, 6))
+def test_whatever_the_sequence_numbers_on_the_fram_every_save_is_the_one_loaded(seq0, seq1, saves):
+    # Two valid slots with any sequence numbers (a damaged or foreign FRAM): the newest
+    # is the end of the chain, and each save, to the other slot, is what loads next.
+    chip = FileFRAM()
+    for index, seq in ((0, seq0), (1, seq1)):
+        other = rec.Record(DEFAULTS)
+        other._put16(rec._SEQ, seq)
+        other.game_won(index, 1000 + index)
+        rec.crc_at(other.buf, 0, rec.CRC, True)
+        chip.data[index * rec.SPACING:index * rec.SPACING + rec.SLOT] = other.buf
+    r = rec.Record(DEFAULTS)
+    assert r.load(fitted(chip)) in (0, 1)
+    rnd = random.Random(seq0 ^ seq1)
+    for _ in range(saves):
+        played(r, rnd, 1)
+        written = r.save(fitted(chip))
+        assert loaded(fitted(chip)) == (written, image(r))

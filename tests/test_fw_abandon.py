@@ -7,8 +7,8 @@ streamed log, replayed, gives exactly the trace the device's engine produced.
 
 from fw_rig import Rig, replay, split_matches
 
-from hw.app import MENU
-from hw.profiles import KEY_START
+from hw.app.modes import MENU
+from hw.board.profiles import KEY_START
 
 
 def test_a_press_in_the_abandoning_pass_is_judged_as_the_log_says():

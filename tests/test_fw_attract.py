@@ -3,10 +3,12 @@
 import pytest
 
 from fw_rig import Rig, key_for, replay, split_matches
-from hw import app as app_mod
-from hw import table_view as tv
-from hw.app import ATTRACT_DONE_MS, ATTRACT_MS, DONE, GAME, MENU, READY, TITLE
-from hw.profiles import KEY_START
+from hw.app import attract as app_mod
+from hw import messages
+from hw.app.attract import ATTRACT_MS
+from hw.app.match import DONE_MS as ATTRACT_DONE_MS
+from hw.app.modes import DONE, GAME, MENU, READY, TITLE
+from hw.board.profiles import KEY_START
 
 START = (1 << 29) - 25000  # the demo begins just before the tick wrap and crosses it
 
@@ -27,7 +29,7 @@ def log_lines(rig):
 def test_idle_title_plays_cpu_vs_cpu_and_the_demo_log_replays():
     rig = Rig(start=START, seed=7)
     app = rig.app
-    assert len(tv.DEMO_OF) == len(tv.MESSAGES)
+    assert len(messages.DEMO_OF) == len(messages.MESSAGES)
     idle_into_attract(rig)
     # Both seats are CPU players at levels drawn from ATTRACT_LEVELS.
     for seat in range(2):
@@ -43,7 +45,7 @@ def test_idle_title_plays_cpu_vs_cpu_and_the_demo_log_replays():
                          "deadlock_result=draw rutter=0 wins=1"]
     # The banner, upright for A and upside down for B.
     labels = app.table.messages
-    assert labels[0].text == labels[1].text == tv.DEMO_TEXT
+    assert labels[0].text == labels[1].text == messages.DEMO_TEXT
     assert not labels[0].upside_down and labels[1].upside_down
     assert not labels[0].hidden
     assert app.table.won_text[0].text == "A 0 - 0 B  first to 1"  # two CPUs: A and B
@@ -54,7 +56,7 @@ def test_idle_title_plays_cpu_vs_cpu_and_the_demo_log_replays():
         if app.mode == DONE:
             break
         rig.step(20)
-        if app.mode == GAME and rig.game.phase == 2 and labels[0].text == tv.DEMO_TEXT:
+        if app.mode == GAME and rig.game.phase == 2 and labels[0].text == messages.DEMO_TEXT:
             banner_frames += 1
         for pos in range(8):
             assert app.table.shown_top(pos) == rig.game.tops[pos]
@@ -138,12 +140,12 @@ def test_timeout_setting_held_start_silence_and_off_switches():
     rig.tap(KEY_START)
     rig.run(10)  # the press, debounced
     assert app.mode == TITLE
-    # Off: CSPEED_ATTRACT_S = "0" (attract_ms 0), or no engine.bot (no levels).
+    # Off: CSPEED_ATTRACT_S = "0" (attract_ms 0), or no engine.family_bot (no levels).
     app.attract_ms = 0
     rig.run(20000, dt=1000)
     assert app.mode == TITLE and not app.attract
     app.attract_ms = 5000
-    app.attract_levels = ()  # what App(levels=()) gets without engine.bot
+    app.attract_levels = ()  # what App(levels=()) gets without engine.family_bot
     rig.run(20000, dt=1000)
     assert app.mode == TITLE and not app.attract
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hw import profiles
+from hw.board import profiles
 from tools.cpstubs import usb_cdc
 
 ROOT = Path(__file__).resolve().parent.parent

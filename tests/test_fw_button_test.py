@@ -7,8 +7,8 @@ import pytest
 
 from fw_rig import Rig
 from hw import menu as menu_mod
-from hw.app import BUTTONS, MENU, TITLE
-from hw.profiles import KEY_COUNT, KEY_START, PROFILES
+from hw.app.modes import BUTTONS, MENU, TITLE
+from hw.board.profiles import KEY_COUNT, KEY_START, PROFILES
 from tools.cpstubs import keypad
 
 A_N1 = 0  # pad A near 1 (GP0)
@@ -58,7 +58,7 @@ def test_menu_item_opens_it_keys_light_count_print_and_start_held_2s_leaves(caps
     open_from_menu(rig)
     app = rig.app
     test, view = app.button_test, app.button_view
-    assert "hw.button_view" in sys.modules
+    assert "hw.views.button_view" in sys.modules
     head = console_lines(capsys)
     assert head[0].startswith("btn test on") and "hold START 2 s" in head[0] and \
         "bounce <= 6 ms" in head[0]
@@ -93,7 +93,7 @@ def test_menu_item_opens_it_keys_light_count_print_and_start_held_2s_leaves(caps
     assert app.mode == BUTTONS and view.help.text == "Keep holding START: 1"
     rig.run(1000, dt=10)
     assert app.mode == MENU and app.button_test is None and app.button_view is None
-    assert "hw.button_view" not in sys.modules and "hw.button_test" not in sys.modules
+    assert "hw.views.button_view" not in sys.modules and "hw.views.button_check" not in sys.modules
     rig.scanner.release(KEY_START, rig.now)
     rig.run(100)
     assert app.mode == MENU  # START's release after leaving does not start a match
@@ -153,8 +153,8 @@ def test_a_quick_start_tap_at_power_on_still_opens_the_menu():
 
 
 def test_bounces_are_transitions_within_the_debounce_of_the_last(capsys):
-    from hw.button_test import BOUNCE_MS
-    from hw.pads import DEBOUNCE, SCAN_INTERVAL
+    from hw.views.button_check import BOUNCE_MS
+    from hw.board.pads import DEBOUNCE, SCAN_INTERVAL
 
     assert BOUNCE_MS == 6 and BOUNCE_MS >= DEBOUNCE * SCAN_INTERVAL * 1000
     rig = Rig(settings={"CSPEED_ATTRACT_S": "0"})
@@ -253,7 +253,7 @@ def test_screen_fits_every_panel(size):
 
 
 def test_matrix_profile_names_rows_and_columns():
-    from hw.button_test import ButtonTest
+    from hw.views.button_check import ButtonTest
 
     written = []
     test = ButtonTest(PROFILES["feather_esp32s3_tft"]["buttons"],

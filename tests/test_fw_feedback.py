@@ -1,4 +1,4 @@
-"""Feedback for every event (hw/feedback.py): what each player sees and hears.
+"""Feedback for every event (hw/app/feedback.py): what each player sees and hears.
 
 A tie flashes its cards and tells both seats; a lost coin toss tells who lost; a locked
 or illegal press tells the presser only; no match and the redeal, a game's and a
@@ -11,16 +11,14 @@ import json
 import pytest
 
 from fw_rig import Rig
-from engine.game import (
-    EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, COVER, LOCKED, TIE,
-)
-from hw import buzzer as bz
-from hw import feedback as fb
-from hw import gfx
-from hw import table_view as tv
-from hw.app import DONE, GAME, MENU, READY
+from engine.family import COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK, LOCKED, TIE
+from hw.board import buzzer as bz
+from hw.app import feedback as fb
+from hw.draw import gfx
+from hw import messages
+from hw.app.modes import DONE, GAME, MENU, READY
 from hw.menu import MATCH, PLAYERS, TIES
-from hw.pads import KEY_START
+from hw.board.pads import KEY_START
 
 
 def _begin(rig, choices=None):
@@ -37,7 +35,7 @@ def _begin(rig, choices=None):
 
 
 def _notes(sound):
-    """``[(frequency Hz, ms), ...]`` of a sound (hw.buzzer keeps them flat)."""
+    """``[(frequency Hz, ms), ...]`` of a sound (hw.board.buzzer keeps them flat)."""
     return [(bz.NOTES[i], bz.NOTES[i + 1])
             for i in range(bz.FIRST[sound], bz.FIRST[sound + 1], 2)]
 
@@ -209,9 +207,7 @@ def test_match_over_offers_a_new_match_and_start_begins_it(rig):
     game = rig.game
     winner = game.match_winner
     rig.run_until(lambda: rig.app.mode == DONE, dt=10)
-    lines = _lines(rig)
-    assert lines[winner] == "You win the match!"
-    assert lines[1 - winner] == "%s wins the match" % "AB"[winner]
+    assert _lines(rig) == ("%s wins the match" % "AB"[winner],) * 2
     assert _sound_played(rig, bz.SOUND_MATCH)
     me, them = "AB"[0], "AB"[1]
     assert rig.app.table.won_text[0].text == "%s %d - %d %s  first to 1" % (
@@ -219,7 +215,7 @@ def test_match_over_offers_a_new_match_and_start_begins_it(rig):
     rig.run(fb.RESULT_SHOWN_MS + 100, dt=10)
     assert _lines(rig) == ("START: new match",) * 2
     rig.run(fb.PROMPT_MS, dt=10)
-    assert _lines(rig)[winner] == "You win the match!"  # in turn
+    assert _lines(rig)[winner] == "%s wins the match" % "AB"[winner]  # in turn
     matches = rig.app.matches
     rig.tap(KEY_START)
     rig.run(60)
@@ -246,16 +242,69 @@ def test_vs_the_cpu_the_texts_name_the_cpu(rig):
     rig.run_until(lambda: rig.app.mode == DONE, dt=10)
     assert _lines(rig) == ("CPU wins the match", "CPU wins the match")
     assert table.won_text[0].text == "A 0 - 1 CPU  first to 1"
-    for msg, (a, b) in enumerate(tv.MESSAGES):  # the CPU's line never says "You"
+    for msg, (a, b) in enumerate(messages.MESSAGES):  # the CPU's line never says "You"
         shown = fb.CPU_OF[msg]
-        if msg in (tv.MSG_WIN_A, tv.MSG_WIN_B, tv.MSG_MATCH_A, tv.MSG_MATCH_B):
-            assert b"You" not in tv.MESSAGES[shown][1]
-            assert b"B wins" not in tv.MESSAGES[shown][0]
+        if msg in (messages.MSG_WIN_A, messages.MSG_WIN_B, messages.MSG_MATCH_A, messages.MSG_MATCH_B):
+            assert b"You" not in messages.MESSAGES[shown][1]
+            assert b"B wins" not in messages.MESSAGES[shown][0]
 
 
 def test_every_message_fits_its_line_and_the_demo_words_each():
-    assert len(tv.DEMO_OF) == len(tv.MESSAGES) == len(fb.CPU_OF)
-    for a, b in tv.MESSAGES:
-        assert len(a) <= tv.MESSAGE_WIDTH and len(b) <= tv.MESSAGE_WIDTH
-    for msg in range(len(tv.MESSAGES)):
-        assert b"You" not in tv.MESSAGES[tv.DEMO_OF[msg]][0]  # the demo: no "You"
+    assert len(messages.DEMO_OF) == len(messages.MESSAGES) == len(fb.CPU_OF)
+    for a, b in messages.MESSAGES:
+        assert len(a) <= messages.MESSAGE_WIDTH and len(b) <= messages.MESSAGE_WIDTH
+    for msg in range(len(messages.MESSAGES)):
+        assert b"You" not in messages.MESSAGES[messages.DEMO_OF[msg]][0]  # the demo: no "You"
+
+
+RESULTS = (messages.MSG_WIN_A, messages.MSG_WIN_B, messages.MSG_MATCH_A, messages.MSG_MATCH_B,
+           messages.MSG_DEMO_WIN_A, messages.MSG_DEMO_WIN_B, messages.MSG_DEMO_MATCH_A,
+           messages.MSG_DEMO_MATCH_B, messages.MSG_CPU_WIN_A, messages.MSG_CPU_WIN_B,
+           messages.MSG_CPU_MATCH_A, messages.MSG_CPU_MATCH_B)
+
+
+@pytest.mark.parametrize("key", ["grid", "row", "speed"])
+def test_every_game_words_results_one_way(key):
+    """Issue 20 (3.14): one scheme in every game and mode: both seats read the same
+    line, naming the winner (A, B or CPU); nobody is told "You"."""
+    import importlib
+
+    table = importlib.import_module("hw.games.%s.table" % key)
+    texts = getattr(table, "MESSAGES", messages.MESSAGES)
+    own = range(len(messages.MESSAGES), len(texts))  # a game's own results (Speed's)
+    for msg in list(RESULTS) + list(own):
+        a, b = texts[msg]
+        assert a == b and b"You" not in a and b"you" not in a, (key, msg, a, b)
+    for msg in RESULTS:
+        who = b"CPU" if msg in (messages.MSG_CPU_WIN_B, messages.MSG_CPU_MATCH_B) else \
+            b"B" if msg in (messages.MSG_WIN_B, messages.MSG_MATCH_B, messages.MSG_DEMO_WIN_B,
+                            messages.MSG_DEMO_MATCH_B) else b"A"
+        assert texts[msg][0].startswith(who + b" wins the "), (key, msg)
+    for msg in (messages.MSG_WIN_A, messages.MSG_MATCH_A, messages.MSG_WIN_B):  # vs the CPU
+        assert texts[fb.CPU_OF[msg]][0].split()[0] in (b"A", b"CPU")
+
+
+def test_get_ready_hides_the_last_games_cards(rig):
+    """Issue 20 (3.14): "Get ready..." no longer sits over the finished game's table;
+    the cards come back with the next deal."""
+    _begin(rig, {MATCH: 1})  # best of 3: a second game follows the first
+    layer = rig.app.table.cards_layer
+    assert not layer.hidden
+    game = rig.game
+    spent = 0
+    while game.phase != 4:  # OVER: A covers whatever it can
+        assert spent < 400000
+        cov = rig.coverable()
+        if cov and spent % 30 == 0:
+            rig.press_pos(0, cov[0])
+        rig.step(5)
+        spent += 5
+    rig.run(20)
+    assert not layer.hidden  # the result is told over the final table
+    rig.run_until(lambda: rig.app.mode == READY, dt=10)
+    rig.run(20)
+    assert layer.hidden and _lines(rig) == ("Get ready...",) * 2
+    rig.run_until(lambda: rig.app.mode == GAME, dt=10)
+    rig.run(10)
+    assert not layer.hidden
+    assert [card.card for card in rig.app.table.cards] == list(game.tops)

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from fw_rig import Rig
-from hw import pads, profiles
-from hw.pads import position
+from hw.board import pads
+from hw.board import profiles
+from hw.board.pads import position
 from tools.cpstubs import keypad, supervisor, usb_cdc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,7 +115,9 @@ def test_profile_choice_and_settings_parsing():
     assert prof["buttons"]["pins"][16] == "A2"
     with pytest.raises(ValueError, match="17"):
         profiles.choose("x", True, {"CSPEED_KEY_PINS": "D1,D2"}.get)
-    assert profiles.parse_int(7, 0) == 7 and profiles.parse_int("x", 3) == 3
+    assert profiles.setting_int("CSPEED_DIAG", 1, 0, 0, 1) == 1
+    with pytest.raises(profiles.SettingError, match="CSPEED_DIAG=x: must be a whole number"):
+        profiles.setting_int("CSPEED_DIAG", "x", 0, 0, 1)
 
 
 def test_ili9341_reference_display_on_spi():
@@ -162,8 +165,10 @@ def test_code_py_runs_the_firmware_loop():
     """code.py as the board runs it; the fake clock stops it after 1000 loops."""
     Rig()  # reset the stand-ins, no display in use
     import displayio
+    import microcontroller
     displayio.release_displays()
     keypad.scanners.clear()
+    microcontroller.release_all()  # a power-on: the rig's buses and scanner held their pins
     supervisor.set_ticks((1 << 29) - 200)
     calls = []
 

@@ -8,8 +8,8 @@ report a fresh press) and forgets what it held.
 
 from fw_rig import Rig, key_for
 from tools.cpstubs import supervisor
-from hw.app import GAME, MENU
-from hw.profiles import KEY_START
+from hw.app.modes import GAME, MENU
+from hw.board.profiles import KEY_START
 
 FILLER = 4  # a pad key whose releases fill the queue (the firmware ignores releases)
 

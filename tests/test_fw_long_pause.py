@@ -9,9 +9,10 @@ quick) while the game is paused on "get ready" or in play, then play resumes.
 from fw_rig import WRAP, Rig
 
 from hw import menu as menu_mod
-from hw import table_view as tv
-from hw.app import GAME, GO_MS, MENU, READY, READY_MS
-from hw.profiles import KEY_START
+from hw import messages
+from hw.app.match import GO_MS, READY_MS
+from hw.app.modes import GAME, MENU, READY
+from hw.board.profiles import KEY_START
 
 PASS_MS = 1 << 24
 
@@ -73,7 +74,7 @@ def test_play_paused_for_days_vs_cpu_resumes_without_a_stale_go():
     rig.tap(KEY_START)
     rig.run_until(lambda: rig.app.mode == GAME and rig.game.phase == 2)
     rig.run(GO_MS + 100)
-    assert rig.app.message(rig.now) == tv.MSG_NONE
+    assert rig.app.message(rig.now) == messages.MSG_NONE
     pause(rig)
     for total in (3 << 27, 5 << 27):  # lands 2**28+ past, then a wrap and more
         sit(rig, total)
@@ -81,7 +82,7 @@ def test_play_paused_for_days_vs_cpu_resumes_without_a_stale_go():
         assert bot.last == rig.now  # the paused bot heard the time on every pass
     presses = rig.app.presses
     resume(rig)
-    assert rig.app.message(rig.now) != tv.MSG_GO  # "GO" was shown before the pause
+    assert rig.app.message(rig.now) != messages.MSG_GO  # "GO" was shown before the pause
     rig.run_until(lambda: rig.app.presses > presses or rig.game.phase != 2, limit=20000)
     # The streamed log still replays to the device's trace after the long pause.
     from fw_rig import replay, split_matches

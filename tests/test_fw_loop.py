@@ -15,8 +15,8 @@ import pytest
 
 from fw_rig import WRAP, Rig, key_for, replay, split_matches
 
-from hw.app import DONE, GAME, MENU, READY, RESULT
-from hw.profiles import KEY_START
+from hw.app.modes import DONE, GAME, MENU, READY, RESULT
+from hw.board.profiles import KEY_START
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -211,10 +211,10 @@ def test_presses_outside_a_game_are_not_played_or_logged():
 def test_a_drawn_game_is_followed_by_a_new_shuffle():
     """A deadlock draw (limit 1 stuck layout, set through the menu's rules) does not
     count: the score stays 0-0 and the next game is dealt from a new seed."""
-    from engine.rules import Rules
+    from engine.grid_rules import GridRules
 
     rig = Rig(start=1000, seed=99)
-    rig.app.menu.rules = lambda: Rules(deadlock=1)
+    rig.app.menu.rules = lambda: GridRules(deadlock=1)
     rig.start_match()
     game = rig.game
     spent = 0

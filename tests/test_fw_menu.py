@@ -4,8 +4,9 @@ import json
 
 from fw_rig import Rig, replay, split_matches
 from hw import menu as menu_mod
-from hw.app import GAME, MENU, READY, TITLE, App
-from hw.profiles import KEY_START
+from hw.app import App
+from hw.app.modes import GAME, MENU, READY, TITLE
+from hw.board.profiles import KEY_START
 from tools.cpstubs import microcontroller
 
 
@@ -73,7 +74,7 @@ def test_cpu_level_only_with_one_player():
 
 
 def test_one_player_vs_cpu_match_replays():
-    from engine.bot import LEVEL_NAMES
+    from engine.family_bot import LEVEL_NAMES
 
     rig = Rig(start=(1 << 29) - 2000, seed=31)
     open_menu(rig)
@@ -143,7 +144,7 @@ def test_menu_choices_survive_a_restart():
     menu_set(rig, menu_mod.MATCH, 0)
     rig.tap(KEY_START)
     rig.run(30)
-    assert bytes(microcontroller.nvm[0:3]) == b"CS\x02"  # hw.record, version 2
+    assert bytes(microcontroller.nvm[0:3]) == b"CS\x03"  # hw.store.record, version 3
     assert rig.app.hints
     saved = bytearray(microcontroller.nvm)
     app = App(rig.app.display, rig.app.buttons, nvm=saved)

@@ -1,4 +1,4 @@
-"""The shared-row game on the firmware (hw.games, hw.row_view): the menu chooses it and
+"""The shared-row game on the firmware (hw.games, hw.games.row.table): the menu chooses it and
 its options, the pads press the piles as each seat sees them, the screen shows the
 engine's row, the CPU plays it, attract mode plays its variations, and every streamed
 log replays to the device's own trace."""
@@ -8,18 +8,24 @@ import sys
 
 import pytest
 
-from fw_rig import Rig, replay, split_matches
+from fw_rig import Rig, menu_set, replay, split_matches
 from engine.cards import NO_CARD
 from engine.trace import Tracer
-from hw import gfx
+from hw.draw import gfx
 from hw import menu as menu_mod
-from hw import record as rec
-from hw.app import ATTRACT_DONE_MS, DONE, GAME, MENU, READY, TITLE, App
-from hw.games import KINDS, ROW, GridKind, RowKind, row_button, row_seat_pile
-from hw.profiles import KEY_START
+from hw.store import record as rec
+from hw.app import App
+from hw.app.match import DONE_MS as ATTRACT_DONE_MS
+from hw.app.modes import DONE, GAME, MENU, READY, TITLE
+from hw import games
+from hw.games import grid as grid_kind, row as row_kind
+from hw.games.row import row_button, row_seat_pile
+from hw.board.profiles import KEY_START
 from tools.cpstubs import microcontroller
 
-ROW_MODULES = ("engine.row", "engine.rowrules", "engine.rowbot", "hw.row_view")
+ROW = games.index_of("row")
+PILES, MATCH_BY, REDEAL = (menu_mod.OPTION + i for i in range(3))  # the row game's options
+ROW_MODULES = ("engine.row", "engine.row_rules", "engine.row_bot", "hw.games.row.table")
 
 
 def open_menu(rig):
@@ -28,30 +34,13 @@ def open_menu(rig):
     assert rig.app.mode == MENU
 
 
-def menu_set(rig, item, value):
-    """Move the cursor to ``item`` (pad A: near 1 = up) and step it to ``value`` (near 4)."""
-    menu = rig.app.menu
-    for _ in range(12):
-        if menu.cursor == item:
-            break
-        rig.tap(0)
-        rig.run(40)
-    assert menu.cursor == item
-    for _ in range(4):
-        if menu.value(item) == value:
-            break
-        rig.tap(3)
-        rig.run(40)
-    assert menu.value(item) == value
-
-
 def begin_row_match(rig, piles=1, match=0, redeal=0, wins=0, players=0):
     """Title -> menu -> the row game with these options -> READY; trace the new engine."""
     open_menu(rig)
     menu_set(rig, menu_mod.GAME, ROW)
-    menu_set(rig, menu_mod.PILES, piles)
-    menu_set(rig, menu_mod.MATCH_BY, match)
-    menu_set(rig, menu_mod.REDEAL, redeal)
+    menu_set(rig, PILES, piles)
+    menu_set(rig, MATCH_BY, match)
+    menu_set(rig, REDEAL, redeal)
     menu_set(rig, menu_mod.MATCH, wins)
     menu_set(rig, menu_mod.PLAYERS, players)
     rig.tap(KEY_START)
@@ -100,7 +89,7 @@ def test_each_pad_presses_the_piles_left_to_right_from_its_own_seat(piles):
     game = Row()
     game.piles = piles
     for seat in range(2):
-        pressed = [RowKind.target(game, seat, button) for button in range(8)]
+        pressed = [row_kind.target(game, seat, button) for button in range(8)]
         near = pressed[:4]
         # The near row: the seat's own left pile first (B sees the row reversed).
         mine = [p if seat == 0 else piles - 1 - p for p in range(min(piles, 4))]
@@ -114,10 +103,10 @@ def test_each_pad_presses_the_piles_left_to_right_from_its_own_seat(piles):
             assert far == ([4, 5] if seat == 0 else [1, 0])  # the two right-hand piles
         else:
             assert pressed[4:4 + piles] == mine  # the far row repeats the near row
-    for button in range(8):  # the 2x4 game's mapping is hw.pads.position
-        from hw.pads import position
+    for button in range(8):  # the 2x4 game's mapping is hw.board.pads.position
+        from hw.board.pads import position
         for seat in range(2):
-            assert GridKind.target(None, seat, button) == position(seat, button)
+            assert grid_kind.target(None, seat, button) == position(seat, button)
     assert row_seat_pile(6, 7) == 5 and row_button(6, 5) == 7
 
 
@@ -133,10 +122,11 @@ def test_row_options_only_with_the_row_game_and_remembered():
     menu_set(rig, menu_mod.GAME, ROW)
     rig.run(20)
     lines = rig.app.menu_view.shown_lines()
-    assert lines[:4] == ["Game: Shared row", "Piles: 4", "Match by: rank", "If stuck: all piles"]
-    menu_set(rig, menu_mod.PILES, 2)  # 6
-    menu_set(rig, menu_mod.MATCH_BY, 2)  # rank or suit
-    menu_set(rig, menu_mod.REDEAL, 1)  # two piles
+    assert lines[:4] == ["Game: Shared row", "Piles: 4", "Match by: rank or suit",
+                         "If stuck: all piles"]
+    menu_set(rig, PILES, 2)  # 6
+    menu_set(rig, MATCH_BY, 2)  # rank or suit
+    menu_set(rig, REDEAL, 1)  # two piles
     menu_set(rig, menu_mod.HINTS, 1)  # scrolled down: the window follows the cursor
     rig.run(20)
     lines = rig.app.menu_view.shown_lines()
@@ -146,34 +136,11 @@ def test_row_options_only_with_the_row_game_and_remembered():
     rules = [l for l in rig.log_text().splitlines() if l.startswith("rules ")]
     assert rules == ["rules game=row piles=6 match=either redeal=two penalty=500 stuck=1000 "
                      "deal=300 tie=replay deadlock=13 deadlock_result=fewer wins=2"]
-    assert bytes(microcontroller.nvm[0:3]) == b"CS\x02"
+    assert bytes(microcontroller.nvm[0:3]) == b"CS\x03"
     app = App(rig.app.display, rig.app.buttons, nvm=bytearray(microcontroller.nvm))
     menu = app.menu
-    assert (menu.kind(), menu.row_piles(), menu.row_match(), menu.row_redeal()) == \
-        (RowKind, 2, 2, 1)
-    assert app.kind is RowKind and app.game.GAME == "row"  # booted with the remembered game
-
-
-def test_a_record_saved_before_the_game_option_loads_with_its_stats():
-    r = rec.Record(menu_mod.DEFAULTS)
-    r.game_won(0, 31000)
-    r.buf[rec.MENU + menu_mod.MATCH] = 2
-    # The slot as the previous firmware wrote it: its CRC right after the stats.
-    old = bytearray(r.buf[:rec.OLD_CRC]) + bytearray(4)
-    old[rec._SEQ] = 7  # pylint: disable=protected-access
-    rec._crc_at(old, 0, rec.OLD_CRC, True)  # pylint: disable=protected-access
-    nvm = bytearray(b"\xff" * 4096)
-    nvm[0:len(old)] = old
-    menu = menu_mod.Menu(levels=("a", "b", "c"))
-    menu.load(nvm)
-    assert menu.record.slot == 0 and menu.record.games(0) == 1
-    assert menu.values[menu_mod.MATCH] == 2 and menu.kind() is KINDS[0]
-    assert (menu.row_piles(), menu.row_match(), menu.row_redeal()) == (1, 0, 0)
-    menu.more[0] = ROW
-    menu.save(nvm)  # the longer slot goes to the other slot; the old one stays
-    again = rec.Record(menu_mod.DEFAULTS)
-    assert again.load(nvm) == 1 and again.more_value(0) == ROW and again.games(0) == 1
-    assert bytes(nvm[0:len(old)]) == bytes(old)
+    assert (menu.kind().KEY, menu.option(0), menu.option(1), menu.option(2)) == ("row", 2, 2, 1)
+    assert app.kind.KEY == "row" and app.game.GAME == "row"  # booted with the remembered game
 
 
 # ------------------------------------------------------------------ a match
@@ -183,9 +150,9 @@ def test_row_match_on_the_pads_shows_the_engine_and_replays():
     rig = Rig(seed=77)
     begin_row_match(rig, piles=2, match=0, redeal=1, wins=0)  # 6 piles, rank, redeal two
     app = rig.app
-    assert app.kind is RowKind
+    assert app.kind.KEY == "row"
     for name in ROW_MODULES:
-        if name != "engine.rowbot":  # (the bot comes with a CPU seat)
+        if name != "engine.row_bot":  # (the bot comes with a CPU seat)
             assert name in sys.modules
     assert type(app.table).__name__ == "RowView"
     rig.run_until(lambda: app.mode == GAME and rig.game.phase == 2)
@@ -256,7 +223,7 @@ def test_tie_and_lock_are_told_on_the_screen():
     rig.run(30)
     assert game.locked_at(0, rig.now) and not app.table.lock_text[0].hidden
     assert app.table.lock_text[1].hidden
-    # the presser's own line says why (hw.feedback's note); the other seat's stays quiet
+    # the presser's own line says why (hw.app.feedback's note); the other seat's stays quiet
     assert [m.text for m in app.table.messages] == ["Not a match!", ""]
     rig.tap(button_for(4, 0, wrong[0]))  # again, within the lock
     rig.run(30)
@@ -290,7 +257,7 @@ def test_cpu_plays_the_row_game_and_switching_back_forgets_it():
     menu_set(rig, menu_mod.GAME, 0)
     rig.tap(KEY_START)
     rig.run(30)
-    assert app.kind is GridKind and getattr(app.game, "GAME", "grid") == "grid"
+    assert app.kind.KEY == "grid" and app.game.GAME == "grid"
     assert type(app.table).__name__ == "TableView"
     for name in ROW_MODULES:
         assert name not in sys.modules
@@ -302,7 +269,7 @@ def test_cpu_plays_the_row_game_and_switching_back_forgets_it():
 def test_attract_plays_the_row_variations_in_turn_and_they_replay():
     rig = Rig(seed=3)
     app = rig.app
-    app.menu.more[0] = ROW  # the game chosen in the menu (as remembered in nvm)
+    app.attract_game = ROW  # the demos begin with the row game
     assert app.mode == TITLE
     rig.run_until(lambda: app.attract, limit=40000, dt=20)
     follow(rig)
@@ -321,13 +288,13 @@ def test_attract_plays_the_row_variations_in_turn_and_they_replay():
         assert app.attract and app.mode == READY
         first = len(rig.trace)
     assert headers == [
-        "rules game=row piles=4 match=rank redeal=all penalty=500 stuck=1000 deal=300 "
+        "rules game=row piles=4 match=either redeal=all penalty=500 stuck=1000 deal=300 "
         "tie=replay deadlock=13 deadlock_result=fewer wins=1",
         "rules game=row piles=4 match=suit redeal=all penalty=500 stuck=1000 deal=300 "
         "tie=replay deadlock=13 deadlock_result=fewer wins=1"]
-    rules = [RowKind.attract_rules(v, 1) for v in range(RowKind.VARIATIONS)]
+    rules = [row_kind.attract_rules(v, 1) for v in range(row_kind.VARIATIONS)]
     assert [(r.piles, r.match, r.redeal) for r in rules] == [
-        (4, 0, 0), (4, 1, 0), (4, 2, 0), (3, 0, 0), (6, 0, 0), (4, 0, 1)]
+        (4, 2, 0), (4, 1, 0), (4, 0, 0), (3, 2, 0), (6, 2, 0), (4, 2, 1)]
     rig.tap(0)  # any button: back to the title, not played
     rig.run(30)
     assert app.mode == TITLE and not app.attract
@@ -335,7 +302,7 @@ def test_attract_plays_the_row_variations_in_turn_and_they_replay():
 
 
 def test_row_screen_fits_every_screen(tmp_path):
-    from hw.row_view import row_layout
+    from hw.games.row.table import row_layout
 
     for size in [(320, 240), (240, 240), (240, 135), (480, 320)]:
         geo = row_layout(*size)
@@ -343,13 +310,13 @@ def test_row_screen_fits_every_screen(tmp_path):
         strip, band, half, gap = geo["strip"], geo["band"], geo["half"], geo["gap"]
         assert 2 * strip + 2 * band + 2 * half + 2 * gap <= height
         assert geo["active_h"] <= band and 6 * (geo["pile_w"] + 2 * gap) <= width
-        from hw.card_view import card_glyphs_h
+        from hw.draw.card_view import card_glyphs_h
         for h in (half, geo["active_h"]):
             assert card_glyphs_h(geo["scale"]) + 2 * gfx.BORDER <= h
         assert geo["scale"] == (2 if height >= 240 else 1)
         # the message line beside the active card stays on the screen
         rig = Rig(builtin=size, settings={"CSPEED_PROFILE": "builtin"})
-        rig.app.menu.more[0] = ROW
+        rig.app.menu.choose(ROW)
         open_menu(rig)
         rig.tap(KEY_START)
         rig.run(30)
@@ -362,6 +329,14 @@ def test_row_screen_fits_every_screen(tmp_path):
             card = view.actives[seat]
             assert card.group.x + card.width <= m.group.x or m.group.x + m.pixel_width <= \
                 card.group.x  # side by side, not over each other
+            # the strip: pack count, LOCKED, the score "A 0 - 0 B  first to 2", side by side
+            fields = sorted((view.packs_text[seat], view.lock_text[seat], view.won_text[seat]),
+                            key=lambda field: field.group.x)
+            for left, right in zip(fields, fields[1:]):
+                assert left.group.x + left.pixel_width <= right.group.x, (size, seat)
+            assert fields[-1].group.x + fields[-1].pixel_width <= width
+        assert view.won_text[0].text == "A 0 - 0 B  first to 2"  # not "Won 0 of 2" (3.14)
+        assert view.won_text[1].text == "B 0 - 0 A  first to 2"
         check_row(rig)
         for pile in range(4):
             assert view.shown_top(pile) != NO_CARD

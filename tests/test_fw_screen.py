@@ -7,8 +7,8 @@ import pytest
 
 from fw_rig import Rig
 from engine.cards import NO_CARD
-from hw import gfx
-from hw.app import GAME, READY
+from hw.draw import gfx
+from hw.app.modes import GAME, READY
 from tools.cpstubs.screen import snapshot
 
 
@@ -158,7 +158,7 @@ def test_pending_and_hint_marks(rig):
 
 def test_messages_through_a_game():
     rig = Rig(start=3000, seed=5)
-    from hw.app import MENU
+    from hw.app.modes import MENU
     rig.tap(16)
     rig.run(40)
     assert rig.app.mode == MENU
@@ -190,7 +190,7 @@ def test_messages_through_a_game():
     assert not rig.app.paused
 
 
-def test_game_over_messages_per_seat():
+def test_game_over_message_names_the_winner_to_both_seats():
     rig = Rig(start=3000, seed=5)
     app = rig.app
     rig.start_match()
@@ -205,10 +205,8 @@ def test_game_over_messages_per_seat():
         spent += 5
     rig.step(5)
     texts = (app.table.messages[0].text, app.table.messages[1].text)
-    if game.result == 0:
-        assert texts == ("You win the game!", "A wins the game")
-    elif game.result == 1:
-        assert texts == ("B wins the game", "You win the game!")
+    if game.result in (0, 1):
+        assert texts == ("%s wins the game" % "AB"[game.result],) * 2
 
 
 @pytest.mark.parametrize("size", [(320, 240), (240, 240), (240, 135), (480, 320)])
@@ -253,7 +251,7 @@ def test_layout_fits_every_screen(size):
 def test_an_idle_frame_touches_nothing(rig, monkeypatch):
     """Once the table is drawn, frames with no change set no text and no tile."""
     rig.run(1500)  # "GO!" has gone
-    from hw import text as text_mod
+    from hw.draw import text as text_mod
 
     sets = []
     monkeypatch.setattr(text_mod.Text, "put", lambda self, i, code: sets.append(code))

@@ -1,4 +1,4 @@
-"""hw.serial_log: whole lines in order, short writes resumed, silence with no host, recovery.
+"""hw.board.serial_log: whole lines in order, short writes resumed, silence with no host, recovery.
 
 The port is the cpstubs ``usb_cdc.Serial``, which behaves as CircuitPython 10.2.1's:
 a write returns how many bytes the USB FIFO took (``chunk``: fewer even while the
@@ -8,8 +8,8 @@ is the host's DTR, and a write that would wait for ever raises instead of hangin
 
 import pytest
 
-from engine.rules import Rules
-from hw.serial_log import HOST_GONE_MS, PENDING_SIZE, WRITE_TIMEOUT, MatchLog
+from engine.grid_rules import GridRules
+from hw.board.serial_log import HOST_GONE_MS, PENDING_SIZE, WRITE_TIMEOUT, MatchLog
 from tools.capture import Splitter
 from tools.cpstubs.usb_cdc import Serial
 
@@ -31,7 +31,7 @@ def play(log, n, t=1000, frame=2, every=1):
 def test_lines_go_out_whole_and_writes_never_wait():
     port = Serial()
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     log.game(7, 100)
     log.press(400, 1, 5)
     assert port.write_timeout == WRITE_TIMEOUT == 0
@@ -43,7 +43,7 @@ def test_nothing_is_written_while_no_host_listens():
     port = Serial()
     port.connected = False
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     log.press(400, 0, 1)
     log.pump(500)
     assert port.written == b"" and log.skipped == 3 and log.lines == 3
@@ -51,7 +51,7 @@ def test_nothing_is_written_while_no_host_listens():
 
 def test_no_port_at_all_esp32s3():
     log = MatchLog(None)  # usb_cdc.data is None where boot.py leaves it off
-    log.match(Rules())
+    log.match(GridRules())
     log.press(400, 0, 1)
     log.pump(500)
     assert log.lines == 3
@@ -66,14 +66,14 @@ def test_short_writes_while_the_host_reads_lose_nothing(chunk):
     """
     whole = Serial()
     reference = MatchLog(whole)
-    reference.match(Rules())
+    reference.match(GridRules())
     reference.game(3, 0)
     play(reference, 40, every=10)
 
     port = Serial()
     port.chunk = chunk  # the FIFO takes at most this much per call
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     log.game(3, 0)
     t = play(log, 40, every=10)
     for _ in range(400):  # later frames
@@ -87,7 +87,7 @@ def test_short_writes_while_the_host_reads_lose_nothing(chunk):
 def test_a_host_that_pauses_briefly_loses_nothing():
     port = Serial()
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     port.room = 10  # the host stops reading for a while
     t = play(log, 10)
     assert log.waiting > 0 and not log.stalled
@@ -104,7 +104,7 @@ def test_a_host_that_pauses_briefly_loses_nothing():
 def test_a_host_that_stops_reading_is_given_up_then_the_next_match_is_clean(tmp_path):
     port = Serial()
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     header_bytes = len(port.written)
     port.room = 13  # "seed 3\n" (7) fits, "start 0\n" is cut after 6 bytes
     log.game(3, 0)
@@ -118,7 +118,7 @@ def test_a_host_that_stops_reading_is_given_up_then_the_next_match_is_clean(tmp_
     log.press(100, 0, 0)
     assert log.skipped == 1
     port.room = None  # the host reads again
-    log.match(Rules())
+    log.match(GridRules())
     log.game(4, 200)
     said = []
     splitter = Splitter(tmp_path, say=said.append)
@@ -134,7 +134,7 @@ def test_the_host_closing_the_port_drops_what_waits():
     port = Serial()
     port.chunk = 3
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     assert log.waiting
     port.connected = False
     log.pump(0)
@@ -145,7 +145,7 @@ def test_more_than_the_buffer_holds_gives_up_at_once():
     port = Serial()
     port.room = 0
     log = MatchLog(port)
-    log.match(Rules())
+    log.match(GridRules())
     n = 0
     while not log.stalled:
         log.press(1000 + n, 0, 1)

@@ -2,16 +2,26 @@
 on the display and the console; a safe default where there is one (the piezo),
 a clear stop where there is not (rotation, pins)."""
 
+from pathlib import Path
+
 import pytest
 
 from fw_rig import Rig
 
 from hw import main as hw_main
-from hw import profiles
-from hw.buzzer import Buzzer, Silent
-from hw.profiles import SettingError
+from hw.app import App
+from hw.board import profiles
+from hw.board.buzzer import Buzzer, Silent
+from hw.board.profiles import SettingError
 
 PICO = "raspberry_pi_pico"
+
+
+def power_on():
+    """Every pin free again, as after a reset: the rig's build took the display's pins."""
+    import microcontroller
+
+    microcontroller.release_all()
 
 
 @pytest.mark.parametrize("raw", ["180.0", "abc", "1e2", "45", "-90", ""])
@@ -65,6 +75,7 @@ def test_a_missing_piezo_pin_runs_silent_with_a_warning_on_the_title(capsys):
 def test_a_fatal_setting_is_shown_on_the_display_and_the_firmware_stops(env, named, capsys,
                                                                           monkeypatch):
     Rig()  # a board, as the rig configures it
+    power_on()
     stopped = []
     real_fail = hw_main.fail
 
@@ -81,3 +92,120 @@ def test_a_fatal_setting_is_shown_on_the_display_and_the_firmware_stops(env, nam
     assert view.shown_lines()[0] == "SETTINGS ERROR" and named in shown
     out = capsys.readouterr().out
     assert named in out and "Traceback" not in out
+
+
+# ------------------------------------- issue 23 items 13-14: every setting, every value
+
+def run_to_error_screen(env, monkeypatch, capsys, board_ready=False):
+    """``hw.main.run`` with ``env``: the error view it stopped on and the console."""
+    if not board_ready:
+        Rig()  # a board, as the rig configures it
+    power_on()
+    stopped = []
+    real_fail = hw_main.fail
+
+    def stop(err, getenv=None, forever=True):
+        stopped.append(real_fail(err, getenv, forever=False))
+        raise SystemExit(3)
+
+    def ran(self, now):
+        raise SystemExit(4)  # the firmware started: no error screen
+
+    monkeypatch.setattr(hw_main, "fail", stop)
+    monkeypatch.setattr(App, "step", ran)
+    with pytest.raises(SystemExit) as caught:
+        hw_main.run(getenv=env.get)
+    assert caught.value.code == 3, "the firmware started instead of stopping on its error screen"
+    return stopped[0], capsys.readouterr().out
+
+
+BAD_NUMBERS = ["abc", "3.5", "1e3", "-1", "+5", "3_0", "0x10", "\u0661\u0662", "\uff13",
+               "\u00a07", "7\u3000", "99999999999999999999", "", "3 0"]
+
+
+@pytest.mark.parametrize("key, raw", [("CSPEED_ATTRACT_S", v) for v in BAD_NUMBERS + ["3601"]]
+                         + [("CSPEED_DIAG", v) for v in BAD_NUMBERS + ["yes", "3", "on"]])
+def test_a_bad_number_setting_is_named_on_the_display_and_the_console(key, raw, monkeypatch,
+                                                                      capsys):
+    view, out = run_to_error_screen({key: raw}, monkeypatch, capsys)
+    shown = " ".join(view.shown_lines())
+    named = "%s=%s:" % (key, raw.strip(" "))
+    assert view.shown_lines()[0] == "SETTINGS ERROR"
+    assert named in out and "Traceback" not in out
+    assert " ".join(named.split()) in shown  # drawn with "?" for what the glyphs lack
+
+
+@pytest.mark.parametrize("raw, seconds", [("0", 0), ("7", 7), (" 7 ", 7), ('"7"', 7), (7, 7),
+                                          ("7 # idle", 7), ("3600", 3600), ("007", 7)])
+def test_a_good_attract_setting_is_taken(raw, seconds):
+    assert Rig(settings={"CSPEED_ATTRACT_S": raw}).app.attract_ms == seconds * 1000
+
+
+def test_the_settings_parse_as_strictly_as_circuitpython_reads_them(tmp_path):
+    """The same values through hw.board.profiles in CircuitPython 10.2.1's unix interpreter."""
+    import json
+
+    from mpy import cpvm  # tests/mpy/cpvm.py: CircuitPython's unix interpreter
+
+    if cpvm.missing_reason():
+        pytest.skip(cpvm.missing_reason())
+    values = BAD_NUMBERS + ["0", "7", " 7 ", '"7"', "7 # x", "\t7\t", "3600", "3601"]
+    script = Path(__file__).resolve().parent / "mpy" / "cp_settings.py"
+    listed = tmp_path / "values.json"
+    listed.write_text(json.dumps(values))
+    done = cpvm.run(script, [listed], dirs=("hw", "tests"), timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    device = json.loads([line for line in done.stdout.split("\n") if line.strip()][-1])
+    desktop = [outcome(v) for v in values]
+    assert device == desktop
+
+
+def outcome(value):
+    try:
+        return profiles.setting_int("CSPEED_ATTRACT_S", value, 20, 0, 3600)
+    except SettingError as err:
+        return str(err)
+
+
+@pytest.mark.parametrize("env, words", [
+    ({"CSPEED_KEY_PINS": ",".join(["GP%d" % i for i in range(16)] + ["GP99"])},
+     "CSPEED_KEY_PINS=GP0,GP1,GP2,GP3,GP4,GP5,GP6,GP7,GP8,GP9,GP10,GP11,GP12,GP13,GP14,GP15,GP99:"
+     " this board has no pin GP99 (button START)"),
+    ({"CSPEED_PROFILE": "builtin"},
+     "CSPEED_PROFILE=builtin: this board has no built-in display (board.DISPLAY)"),
+    ({"CSPEED_PROFILE": "feather_esp32s3_tft"},
+     "CSPEED_PROFILE=feather_esp32s3_tft: this board has no built-in display"),
+    ({"CSPEED_FRAM": "GP99,GP98"}, "CSPEED_FRAM=GP99,GP98: this board has no pin GP99 (FRAM SCL)"),
+])
+def test_a_pin_or_display_message_names_the_setting_and_its_value(env, words, monkeypatch,
+                                                                  capsys):
+    view, out = run_to_error_screen(env, monkeypatch, capsys)
+    assert "California Speed cannot start: %s" % words in out
+    assert " ".join(words.split()) in " ".join(view.shown_lines()[1:]).replace("  ", " ") or \
+        words.replace(" ", "") in "".join(view.shown_lines()[1:]).replace(" ", "")
+
+
+def test_an_error_of_another_type_still_reaches_the_error_screen(monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise RuntimeError("All timers in use")
+
+    Rig()
+    monkeypatch.setattr(hw_main, "make_buttons", broken)
+    view, out = run_to_error_screen({}, monkeypatch, capsys, board_ready=True)
+    assert "California Speed cannot start: RuntimeError: All timers in use" in out
+    assert "RuntimeError: All timers in use" in " ".join(view.shown_lines())
+
+
+def test_a_bad_profile_setting_still_gets_an_error_screen(monkeypatch, capsys):
+    view, out = run_to_error_screen({"CSPEED_PROFILE": "nothing"}, monkeypatch, capsys)
+    assert view is not None and view.shown_lines()[0] == "SETTINGS ERROR"
+    assert "CSPEED_PROFILE=nothing" in " ".join(view.shown_lines())
+
+
+def test_the_display_drivers_stay_on_the_emulated_picos_drive():
+    """tools.picosim's drive follows the firmware's imports, not those inside a
+    ``try`` that catches ImportError or Exception: the drivers must stay outside one."""
+    from tools.picosim.drive import library_files
+
+    taken = library_files()
+    assert "adafruit_ili9341.py" in taken and "adafruit_st7789.py" in taken

@@ -1,4 +1,4 @@
-"""Speed on the firmware (hw.games.SpeedKind, hw.speed_keys, hw.speed_view): chosen and
+"""Speed on the firmware (hw.games.speed: its kind, keys and table): chosen and
 set up in the menu and remembered, played from the pads with the card-then-pile
 controls, drawn as the engine's state, against the CPU and in attract mode; the
 streamed log (``rules game=speed``) replays to the device's own trace."""
@@ -6,18 +6,26 @@ streamed log (``rules game=speed``) replays to the device's own trace."""
 import pytest
 
 from engine.cards import NO_CARD
-from engine.game import PLAY
+from engine.family import PLAY
 from engine.trace import Tracer
 from fw_rig import Rig, replay, split_matches
-from hw import gfx
-from hw import messages as msgs
-from hw.app import ATTRACT_MS, GAME, MENU, READY, TITLE
-from hw.games import SPEED, SpeedKind
-from hw.menu import GAME as GAME_ITEM, MATCH, SPEED_POINTS, SPEED_SAME, Menu
-from hw.profiles import KEY_START
-from hw.speed_keys import CANCEL, pile_button, slot_button
-from hw.speed_view import MESSAGE_WIDTH, MESSAGES, hand_places, pile_places, speed_layout
+from hw.draw import gfx
+from hw import messages
+from hw.app.attract import ATTRACT_MS
+from hw.app.modes import GAME, MENU, READY, TITLE
+from hw import games
+from hw.games import speed as speed_kind
+from hw.menu import GAME as GAME_ITEM, MATCH, OPTION, Menu
+from hw.board.profiles import KEY_START
+from hw.games.speed.keys import CANCEL, pile_button, slot_button
+from hw.games.speed.table import (
+    MESSAGE_WIDTH, MESSAGES, SCORE_WIDTH, hand_places, pile_places, speed_layout,
+)
 from tools.cpstubs import microcontroller
+
+SPEED = games.index_of("speed")
+SPEED_SAME = OPTION + 1  # Speed's options: cards, same rank, remake, points
+SPEED_POINTS = OPTION + 3
 
 
 def menu_key(rig, button):
@@ -30,7 +38,7 @@ def choose_speed(rig):
     menu = rig.app.menu
     while menu.cursor != GAME_ITEM:
         menu_key(rig, 0)
-    while menu.kind() is not SpeedKind:
+    while menu.kind().KEY != "speed":
         menu_key(rig, 3)
 
 
@@ -121,23 +129,34 @@ def test_speed_is_chosen_in_the_menu_with_its_house_rules_and_remembered():
                       "stuck=1000 deal=300 tie=replay deadlock=13 deadlock_result=fewer wins=2")
     again = Menu(menu.levels)  # after a power cycle: the record in nvm
     again.load(microcontroller.nvm)
-    assert again.kind() is SpeedKind and again.speed_same() == 1 and again.speed_points() == 0
-    assert again.rules().__class__.__name__ == "Rules"  # the 2x4 rules are still there
-    assert SpeedKind.rules(again).same == 1
+    assert again.kind().KEY == "speed" and again.option(1) == 1 and again.option(3) == 0
+    assert again.rules().same == 1
 
 
 def test_a_points_match_hides_the_match_length():
     menu = Menu(("beginner", "normal"))
-    menu.more[0] = SPEED
+    menu.choose(SPEED)
     assert MATCH in menu.shown()
     menu.cursor = SPEED_POINTS
     menu.change(1)  # first to 25
-    assert menu.speed_points() == 25
-    assert MATCH not in menu.shown()
-    rules = SpeedKind.rules(menu)
+    rules = menu.rules()
     assert rules.points == 25 and rules.wins == 2  # still logged, not used
-    menu.more[0] = 0  # the 2x4 game: its match length again
+    assert MATCH not in menu.shown()
+    menu.choose(0)  # the 2x4 game: its match length again
     assert MATCH in menu.shown()
+
+
+def test_the_score_reads_whole_in_every_match():
+    """A points match to 100 read "Pts 12/10" (cut at the field's end); "Won 0/2" read
+    like "0 of 2 games played". Now: "0/2 wins", "12/100 pts" (issue 20, 3.14)."""
+    from hw.draw.text import RIGHT, Text
+    from hw.games.speed.table import POINTS_UNIT, WINS_UNIT, _fraction
+
+    text = Text(gfx.glyph_sheet(), SCORE_WIDTH, gfx.DIM, align=RIGHT)
+    for value, of, unit, want in ((0, 2, WINS_UNIT, "0/2 wins"), (12, 100, POINTS_UNIT, "12/100 pts"),
+                                  (119, 100, POINTS_UNIT, "119/100 pts"), (3, 25, POINTS_UNIT, "3/25 pts")):
+        _fraction(text, value, of, unit)
+        assert text.text == want
 
 
 def test_one_press_plays_a_one_pile_card_and_two_presses_the_others():
@@ -206,6 +225,7 @@ def test_lone_pile_cancel_and_misfit_presses_play_nothing_and_a_misfit_locks_aft
     rig.app.table.update(game, rig.now, rig.app.message(rig.now), False)
     view = rig.app.table
     assert not view.lock_text[0].hidden and view.lock_text[1].hidden
+    assert not _overlap(view.lock_text[0], view.messages[0])  # the note reads whole (3.1)
     assert all(view.hand[k].border in (gfx.LOCKED, gfx.EMPTY) for k in range(5))
     one = one_and_two_pile_slots(game, 0)[0]
     if one:  # a press during the lock reaches the engine, which says so
@@ -220,20 +240,20 @@ def test_every_message_the_app_gives_reads_right_on_the_speed_screen():
     """Speed's screen takes hw.messages' ids: the prompt after a match, the CPU's
     wording and the notes are what they say (its own ids come after them)."""
     rig = Rig(seed=3)
-    rig.app.menu.more[0] = SPEED
+    rig.app.menu.choose(SPEED)
     rig.tap(KEY_START)
     rig.run(60)
     rig.tap(KEY_START)
     rig.run(60)
     view = rig.app.table
-    for msg, want in ((msgs.MSG_NEW_MATCH, "START: new match"),
-                      (msgs.MSG_CPU_MATCH_B, "CPU wins the match"),
-                      (msgs.MSG_CPU_WIN_B, "CPU wins the game"),
-                      (msgs.MSG_LOCKED, "Locked: wait"),
-                      (msgs.MSG_WON_TIE, "Won the coin toss")):
+    for msg, want in ((messages.MSG_NEW_MATCH, "START: new match"),
+                      (messages.MSG_CPU_MATCH_B, "CPU wins the match"),
+                      (messages.MSG_CPU_WIN_B, "CPU wins the game"),
+                      (messages.MSG_LOCKED, "Locked: wait"),
+                      (messages.MSG_WON_TIE, "Won the coin toss")):
         view.set_message(msg)
         assert view.messages[0].text == want
-    assert len(MESSAGES) > len(msgs.MESSAGES)  # Speed's own wording after the shared ids
+    assert len(MESSAGES) > len(messages.MESSAGES)  # Speed's own wording after the shared ids
 
 
 def test_a_match_against_the_cpu_is_played_and_replays():
@@ -247,7 +267,7 @@ def test_a_match_against_the_cpu_is_played_and_replays():
 
 def test_attract_mode_plays_speed_and_the_demo_log_replays():
     rig = Rig(start=(1 << 29) - 30000, seed=13)  # the demo crosses the tick wrap
-    rig.app.menu.more[0] = SPEED  # the chosen game (as the record would give at boot)
+    rig.app.attract_game = SPEED  # the demos begin with Speed
     rig.run(ATTRACT_MS + 400, dt=200)
     assert rig.app.attract and rig.app.mode == READY
     attach(rig)
@@ -279,7 +299,8 @@ def test_layout_fits_each_screen_and_reads_from_both_seats(size):
     assert geo["pile_scale"] == 2  # the middle piles are drawn big on every size
     # strip: draw count + message + score fit the width at the text scale
     cols = width // (gfx.GLYPH_W * geo["text_scale"])
-    assert len("Draw 15") + MESSAGE_WIDTH + 9 + 2 <= cols
+    assert len("Draw 15") + MESSAGE_WIDTH + SCORE_WIDTH + 2 <= cols
+    assert len("119/100 pts") <= SCORE_WIDTH  # a points match's longest score
     assert max(len(t) for pair in MESSAGES for t in pair) <= MESSAGE_WIDTH
     rig = Rig(start=1000, seed=21, builtin=size, settings={"CSPEED_PROFILE": "builtin"})
     start_speed(rig)
@@ -289,10 +310,28 @@ def test_layout_fits_each_screen_and_reads_from_both_seats(size):
         for text in (view.draw_text[seat], view.score_text[seat], view.messages[seat]):
             assert text.grid.flip_x == text.grid.flip_y == (seat == 1)
     assert view.side_text[0].grid.flip_y != view.side_text[1].grid.flip_y  # one for each seat
-    assert view.score_text[0].text == "Won 0/2"
+    assert view.score_text[0].text == "0/2 wins"
+    for seat in range(2):  # the strip's fields side by side; LOCKED covers the count only
+        fields = sorted((view.draw_text[seat], view.messages[seat], view.score_text[seat]),
+                        key=lambda field: field.group.x)
+        for field in fields:
+            assert 0 <= field.group.x and field.group.x + field.pixel_width <= width
+        for left, right in zip(fields, fields[1:]):
+            assert left.group.x + left.pixel_width <= right.group.x, (size, seat)
+        lock, count = view.lock_text[seat], view.draw_text[seat]
+        assert (lock.group.x, lock.group.y, lock.pixel_width) == \
+            (count.group.x, count.group.y, count.pixel_width)
+        assert not _overlap(lock, view.messages[seat])
 
 
-def test_a_tie_is_shown_on_both_piles_and_in_both_strips():
+def _overlap(a, b):
+    """True if two text fields' boxes on the screen overlap."""
+    return not (a.group.x + a.pixel_width <= b.group.x or b.group.x + b.pixel_width <= a.group.x
+                or a.group.y + a.pixel_height <= b.group.y
+                or b.group.y + b.pixel_height <= a.group.y)
+
+
+def test_a_tie_outlines_the_pile_fought_over_and_tells_both_strips():
     rig = Rig(start=50000, seed=17)
     start_speed(rig)
     game = rig.game
@@ -329,8 +368,9 @@ def test_a_tie_is_shown_on_both_piles_and_in_both_strips():
         raise AssertionError("no pile both could play on")
     assert game.ties == 1
     rig.run(10)
-    assert view.piles[0].border == view.piles[1].border == gfx.GOLD
+    assert view.piles[pile].border == gfx.FLASH  # the tie's colour on every table
+    assert view.piles[1 - pile].border == gfx.EDGE  # not fought over: not lit (3.14)
     assert view.messages[0].text == view.messages[1].text == "Tie - nothing moves"
     rig.run(1000)
-    assert view.piles[0].border == gfx.EDGE and view.messages[0].text != "Tie - nothing moves"
+    assert view.piles[pile].border == gfx.EDGE and view.messages[0].text != "Tie - nothing moves"
     assert rig.device_trace() == replay(split_matches(rig.log_text())[-1])

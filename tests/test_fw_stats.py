@@ -1,10 +1,10 @@
 """Stats from real play: counted from the engine's events, saved between games, not in demos."""
 
 from fw_rig import Rig, replay, split_matches
-from hw import record as rec
-from hw.app import DONE, GAME, RESULT
+from hw.store import record as rec
+from hw.app.modes import DONE, GAME, RESULT
 from hw.menu import DEFAULTS
-from hw.profiles import KEY_START
+from hw.board.profiles import KEY_START
 from tools.cpstubs import microcontroller
 
 
@@ -60,7 +60,7 @@ def test_demo_games_are_not_counted():
 
 
 def open_stats(rig):
-    from hw.app import MENU, STATS
+    from hw.app.modes import MENU, STATS
 
     if rig.app.mode != MENU:
         rig.tap(KEY_START)
@@ -74,8 +74,8 @@ def open_stats(rig):
 
 
 def test_stats_screen_shows_the_numbers_after_a_match_and_resets_only_on_purpose():
-    from hw.app import MENU, STATS
-    from hw import stats_screen as ss
+    from hw.app.modes import MENU, STATS
+    from hw.views import stats_reset as ss
 
     rig = Rig(settings={"CSPEED_ATTRACT_S": "0"})
     rig.start_match()

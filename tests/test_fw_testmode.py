@@ -1,8 +1,8 @@
-"""hw.testmode: the key test mode on usb_cdc.data (what tools/hil --port drives)."""
+"""hw.board.hil_keys: the key test mode on usb_cdc.data (what tools/hil --port drives)."""
 
 from fw_rig import Rig, replay, split_matches
-from hw.app import GAME, MENU, TITLE
-from hw.pads import position
+from hw.app.modes import GAME, MENU, TITLE
+from hw.board.pads import position
 from tools.cpstubs import usb_cdc
 
 

@@ -28,8 +28,9 @@ def test_deploy_copies_the_firmware(drive):
     assert (drive / "code.py").read_text() == (ROOT / "code.py").read_text()
     assert (drive / "boot.py").read_text() == (ROOT / "boot.py").read_text()
     for package in ("engine", "hw"):
-        here = sorted(p.name for p in (ROOT / package).glob("*.py"))
-        there = sorted(p.name for p in (drive / package).iterdir())
+        here = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / package).rglob("*.py"))
+        there = sorted(p.relative_to(drive).as_posix() for p in (drive / package).rglob("*")
+                       if p.is_file())
         assert here == there  # all modules, no __pycache__, no stale file
     assert not (drive / "hw" / "stale.py").exists()
     assert (drive / "settings.toml").read_text() == (ROOT / "tools" / "settings.toml").read_text()
@@ -91,7 +92,7 @@ def test_build_doc_wiring_table_is_generated_from_the_profile():
 
 
 def test_wiring_table_matches_the_firmware_pins():
-    from hw.profiles import PROFILES, REFERENCE
+    from hw.board.profiles import PROFILES, REFERENCE
 
     rows = wiring.rows()
     prof = PROFILES[REFERENCE]
@@ -115,7 +116,7 @@ def test_every_ground_wire_goes_to_a_pico_ground_pin():
 
 
 def test_wire_count_adds_up():
-    from hw.profiles import PROFILES, REFERENCE
+    from hw.board.profiles import PROFILES, REFERENCE
 
     rows = wiring.rows()
     wires = [r for r in rows if r[2] != "-"]
@@ -124,7 +125,7 @@ def test_wire_count_adds_up():
     assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2, "FRAM": 4}
     assert "Wires to the Pico: 34" in wiring.summary()
     assert "36 pieces of wire" in wiring.summary()
-    fram = {r[1]: r[2] for r in rows if r[0].startswith("FRAM")}  # the pins hw.fram opens
+    fram = {r[1]: r[2] for r in rows if r[0].startswith("FRAM")}  # the pins hw.store.fram opens
     assert (fram["SCL"], fram["SDA"]) == PROFILES[REFERENCE]["fram"]
 
 

@@ -104,3 +104,32 @@ def test_port_target_drives_the_emulator_over_its_pty_in_real_time(tmp_path):
     finally:
         emu.terminate()
         emu.wait(timeout=10)
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"{not json\n", "line 1: not JSON"),
+    (b'{"ev": "deal", "t": 0}\n\xff\xfe\n', "line 2: not UTF-8"),
+    (b'{"ev": "deal", "t": 0}\n[1, 2]\n', "line 2: not a trace event"),
+    (b'5\n', "line 1: not a trace event"),
+    (b'{"t": 3}\n', "line 1: not a trace event"),
+])
+def test_an_expected_file_that_is_not_a_trace_is_a_tool_error(content, words, tmp_path):
+    """Issue 23 item 10: one line and exit 2 (a tool error), not a traceback and exit 1."""
+    path = tmp_path / "two_players.script"
+    path.write_text((ROOT / "tests" / "hil" / "two_players.script").read_text())
+    (tmp_path / "two_players.expected").write_bytes(content)
+    done = subprocess.run([sys.executable, "-m", "tools.hil", "--emulate", str(path),
+                           "--workdir", str(tmp_path / "out")], cwd=str(ROOT),
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == "tools.hil: %s: %s\n" % (tmp_path / "two_players.expected", words) \
+        or (done.stderr.startswith("tools.hil: %s: %s" % (tmp_path / "two_players.expected", words))
+            and done.stderr.count("\n") == 1), done.stderr
+
+
+def test_the_exit_codes_are_documented():
+    done = subprocess.run([sys.executable, "-m", "tools.hil", "--help"], cwd=str(ROOT),
+                          capture_output=True, text=True, check=True)
+    text = " ".join(done.stdout.split())
+    for words in ("Exit status: 0 all traces agree", "1 a difference", "2 a tool error"):
+        assert words in text

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.log import LINE_MAX, LogError, LogReader
-from engine.game import Game
+from engine.grid import GridGame
 from engine.trace import replay_text
 from test_rules import FIVES
 from tools.replay import read_lines, replay
@@ -136,7 +136,7 @@ def test_a_bad_field_is_quoted_short():
 def test_a_million_rules_lines_take_little_time():
     # Item 8: a million `rules` lines took 17 s (every key re-checked every key).
     line = b"rules penalty=500 stuck=1000 deal=300 tie=coin\n"
-    reader = LogReader(Game())
+    reader = LogReader(GridGame())
     reader.feed(b"CSLOG 1\n")
     began = time.process_time()
     for _ in range(200_000):
@@ -148,12 +148,12 @@ def test_a_million_rules_lines_take_little_time():
 
 def test_rules_merge_later_keys_win_and_apply_at_the_first_start():
     text = "CSLOG 1\nrules penalty=700\nrules penalty=800 wins=1\nseed 3\nstart 0\n"
-    game = Game()
+    game = GridGame()
     from engine.log import play_lines
     play_lines(game, text.split("\n"))
     assert (game.penalty, game.rules.wins) == (800, 1)
     with pytest.raises(LogError) as err:
-        play_lines(Game(), "CSLOG 1\nrules penalty=7\nrules penalty=x\n".split("\n"))
+        play_lines(GridGame(), "CSLOG 1\nrules penalty=7\nrules penalty=x\n".split("\n"))
     assert err.value.lineno == 3
 
 
@@ -168,9 +168,9 @@ def test_the_command_exits_2_on_bad_bytes_from_a_file(tmp_path):
 
 def test_rules_set_takes_ascii_digits_only():
     # Item 12 for every caller of Rules.set (tools.simulate's --rules too).
-    from engine.rules import Rules
+    from engine.grid_rules import GridRules
 
-    rules = Rules()
+    rules = GridRules()
     with pytest.raises(ValueError):
         rules.set("penalty", "\u0664\u0660\u0660")
     rules.set("penalty", "400")

@@ -4,15 +4,15 @@ from hypothesis import given, settings, strategies as st
 
 from cs_helpers import run
 from engine.cards import CARD_NAMES
-from engine.log import LogWriter
-from engine.rules import Rules
+from engine.logwriter import LogWriter
+from engine.grid_rules import GridRules
 from engine.ticks import TICKS_MAX
 
 
 @settings(deadline=None)  # a loaded CI machine must not turn speed into a failure
 @given(st.integers(0, (1 << 30) - 1), st.integers(0, TICKS_MAX),
        st.lists(st.tuples(st.integers(0, 500), st.integers(0, 1), st.integers(0, 7)), max_size=60),
-       st.sampled_from([Rules(), Rules(tie=1, penalty=0, rutter=1, wins=3, deadlock_result=1)]))
+       st.sampled_from([GridRules(), GridRules(tie=1, penalty=0, rutter=1, wins=3, deadlock_result=1)]))
 def test_written_log_replays_like_the_same_log_written_by_hand(seed, start, presses, rules):
     w = LogWriter()
     written = [bytes(w.header()), bytes(w.rules(rules)), bytes(w.seed(seed)), bytes(w.start(start))]

@@ -1,8 +1,8 @@
 """Run every tests/mpy/vm_*.py in MicroPython 1.27 and in CircuitPython 10.2.1's interpreter.
 
 The two VMs: MicroPython's WebAssembly build (tests/mpy/vm.mjs, under Node) and
-CircuitPython's own 32-bit unix interpreter from ../shared/circuitpython (tests/cpvm.py,
-same directory layout and exit codes; skipped with the reason when it is absent).
+CircuitPython's own 32-bit unix interpreter (tests/mpy/cpvm.py, same directory layout and
+exit codes; where tools.cpstack has none, skipped with the line naming `make cpstack-unix`).
 Each script must exit 0 and print "OK" as its last line (mpyharness.Report.done()).
 A script may raise its VM timeout with a line "# vm-timeout: SECONDS" near the top,
 and name the repo directories copied into the VM with "# vm-dirs: D1 D2 ..." (passed
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import cpvm
+from mpy import cpvm  # tests/mpy/cpvm.py
 
 ROOT = Path(__file__).resolve().parent.parent
 MPY = ROOT / "tests" / "mpy"

@@ -1,8 +1,8 @@
 """tools/picosim: the unchanged firmware on the real CircuitPython 10.2.1 Pico UF2.
 
-The UF2 runs in rp2040js (an emulated RP2040); the tests need
-``../shared/circuitpython/`` (the UF2, the bootrom and CircuitPython's mpy-cross)
-and skip, saying so, where it is absent.
+The UF2 runs in rp2040js (an emulated RP2040); the tests need the UF2, the bootrom
+and CircuitPython's mpy-cross (``tools.cpstack``, ``make cpstack``) and skip, naming
+the missing file and that command, where one is absent.
 
 One emulated session is shared by the tests that need the Pico (about 18 s of
 emulated time, 1-3 minutes of wall time): boot; the title; after 1 s idle the
@@ -294,7 +294,7 @@ def test_drive_brings_every_adafruit_library_the_firmware_imports():
     libs = library_files()
     imported = set()
     for package in ("engine", "hw"):
-        for path in (ROOT / package).glob("*.py"):
+        for path in (ROOT / package).rglob("*.py"):
             for line in path.read_text().splitlines():
                 words = line.split()
                 if len(words) >= 2 and words[0] in ("import", "from") and \
@@ -326,7 +326,7 @@ def test_tool_errors_are_one_line_and_exit_2(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runs, "UF2", tmp_path / "absent.uf2")
     done = _cli(cli, ["--seconds", "1", "--workdir", str(tmp_path)])
-    assert done[0] == 2 and "../shared/circuitpython" in done[2]
+    assert done[0] == 2 and "is missing: run `make cpstack`" in done[2]
     assert len(done[2].strip().splitlines()) == 1
     monkeypatch.undo()
     if REASON is None:
@@ -356,7 +356,8 @@ def test_command_line_help_runs():
 # A second session (issue 13): the Pico boots with "Shared row" remembered in its nvm
 # (the flash model given the sector a menu choice wrote) and CSPEED_DIAG=1. The
 # firmware demos the row game after 1 s idle; START ends it and opens the menu; pad A
-# sets "Match by: rank or suit" (up, up, +, +: a blind press then often plays); START
+# sets "Match by: suit" (up, up, +, +: from the default "rank or suit" through "rank";
+# a blind press then often plays); START
 # begins a two-player row match; both players press through the GPIO pins.
 ROW_SEED = 1313
 ROW_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
@@ -399,10 +400,10 @@ def test_row_game_demo_and_match_on_the_pico_replay(row_session):
     result = row_session.result
     assert analyze.console_problems(result.console) == [], result.console
     data = result.data.decode()
-    assert "# attract\nCSLOG 1\nrules game=row piles=4 match=rank redeal=all" in data
+    assert "# attract\nCSLOG 1\nrules game=row piles=4 match=either redeal=all" in data
     demo, match = row_session.matches[0], row_session.matches[-1]
     assert len(row_session.matches) == 2
-    assert match.splitlines()[1].startswith("rules game=row piles=4 match=either redeal=all")
+    assert match.splitlines()[1].startswith("rules game=row piles=4 match=suit redeal=all")
     demo_trace = _trace(demo)
     assert any(e["ev"] == "press" for e in demo_trace)  # the row bots played
     assert any(e["ev"] == "deal" and len(e["tops"]) == 4 for e in demo_trace)
@@ -447,7 +448,7 @@ SPEED_SETTINGS = {"CSPEED_ATTRACT_S": "1", "CSPEED_DIAG": "1"}
 SPEED_MENU_MS = (9000, 9500, 10000)  # stop the Speed demo; title -> menu; menu -> match
 SPEED_PRESS_FROM_MS, SPEED_PRESS_TO_MS, SPEED_PRESS_EVERY_MS = 12200, 16400, 150
 SPEED_RUN_S = 18.5
-# Speed's pads (hw/speed_keys.py), as tools/emulate script keys (table positions):
+# Speed's pads (hw/games/speed/keys.py), as tools/emulate script keys (table positions):
 # A's cards 0-4 = A0 A1 A2 A3 A5, A's piles = A7 (left) / A4 (right);
 # B's cards 0-4 = B4 B5 B6 B7 B2, B's piles = B3 (left) / B0 (right).
 SPEED_CARDS = (("A0", "A1", "A2", "A3", "A5"), ("B4", "B5", "B6", "B7", "B2"))
@@ -489,10 +490,10 @@ def speed_session(tmp_path_factory):
 
 def _replayed_speed(text):
     """The engine a Speed log leaves (its last tick judged), replayed on the desktop."""
-    from engine.game import Game
+    from engine.grid import GridGame
     from engine.log import play_lines
 
-    games = [Game()]
+    games = [GridGame()]
     play_lines(games[0], text.split("\n"), games.append)
     game = games[-1]
     game.finish()
@@ -523,9 +524,9 @@ def test_speed_on_the_pico_demo_and_match_replay_and_the_screen_is_the_logs(spee
     from tools import cpstubs
 
     cpstubs.install()
-    from hw import gfx
-    from hw.speed_keys import Controls
-    from hw.speed_view import SpeedView, card_sheets, hand_places, pile_places, speed_layout
+    from hw.draw import gfx
+    from hw.games.speed.keys import Controls
+    from hw.games.speed.table import SpeedView, card_sheets, hand_places, pile_places, speed_layout
     from tools.cpstubs.screen import make_display, snapshot
 
     game = _replayed_speed(match)

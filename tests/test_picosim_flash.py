@@ -1,8 +1,8 @@
 """The serial-flash model of the emulated Pico, and power cuts at its erase/program steps.
 
 The real CircuitPython 10.2.1 UF2 runs in rp2040js with ``tools/picosim/flash.mjs``
-(``tools.picosim.powercut`` drives it). Needs ``../shared/circuitpython/``; skips,
-saying so, where it is absent.
+(``tools.picosim.powercut`` drives it). Needs the CircuitPython stack (``make
+cpstack``); skips, saying so, where it is absent.
 
 * A record save on the Pico leaves exactly the bytes the emulator's RP2040 nvm model
   (``tools.emulate.nvm.FileNVM``, after CircuitPython's ``ByteArray.c``) leaves, for a

@@ -1,8 +1,8 @@
 """The emulated Pico's I2C FRAM (``tools/picosim/fram.mjs``), and power cuts during an FRAM save.
 
 The real CircuitPython 10.2.1 UF2 runs in rp2040js; ``busio.I2C`` on GP27/GP26 is the
-RP2040's hardware I2C1 driven by pico-sdk. Needs ``../shared/circuitpython/``; skips,
-saying so, where it is absent.
+RP2040's hardware I2C1 driven by pico-sdk. Needs the CircuitPython stack (``make
+cpstack``); skips, saying so, where it is absent.
 
 * The model answers ``busio.I2C`` as an MB85RC256V: device ID, reads that wrap at
   32 KB, a 98-byte write read back, a NACK (``OSError`` ENODEV) from any other
@@ -25,7 +25,8 @@ from tools.picosim.run import missing
 REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
-PROBE = os.path.join(os.path.dirname(__file__), "..", "tools", "picosim", "fram_probe_code.py")
+PROBE = os.path.join(os.path.dirname(__file__), "..", "tools", "picosim", "device",
+                     "fram_probe_code.py")
 BIT_NS = 313 * 8  # pico-sdk's 400 kHz: 313 clk_sys cycles a bit at 125 MHz
 
 

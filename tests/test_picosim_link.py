@@ -1,6 +1,6 @@
 """tools/picosim/link.py: two real CircuitPython 10.2.1 Picos on one UART cable.
 
-Two emulated sessions (they need ../shared/circuitpython/ and skip, saying so, where
+Two emulated sessions (they need the CircuitPython stack, make cpstack, and skip, saying so, where
 it is absent):
 
 * ping/echo (tools/picosim/device/link_ping_code.py): chip A writes a 100-byte line,

@@ -5,8 +5,9 @@ import random
 from hypothesis import example, given, settings, strategies as st
 
 from engine.cards import CARD_NAMES
-from engine.game import COVER, EV_PRESS, EV_TICK, Game, ILLEGAL, OVER, PLAY
-from engine.rules import Rules
+from engine.family import COVER, EV_PRESS, EV_TICK, ILLEGAL, OVER, PLAY
+from engine.grid import GridGame
+from engine.grid_rules import GridRules
 from engine.ticks import TICKS_PERIOD, ticks_diff
 from engine.log import LogError, LogReader, play_lines
 from engine.trace import replay_text
@@ -35,7 +36,7 @@ def make_log(seed, stream, rules="", start=1000):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, (1 << 30) - 1), presses, st.sampled_from(RULE_SETS))
 def test_a_press_is_illegal_exactly_when_its_position_was_not_coverable(seed, stream, rules):
-    game = Game()
+    game = GridGame()
     coverable_at_tick = {}
     verdicts = []
 
@@ -65,7 +66,7 @@ def test_a_press_is_illegal_exactly_when_its_position_was_not_coverable(seed, st
 
 def play_legal(seed, rules, rnd, limit=20000):
     """Both players press random coverable positions until the game ends."""
-    game = Game(rules)
+    game = GridGame(rules)
     game.shuffle(seed)
     game.start(0)
     t = 0
@@ -85,7 +86,7 @@ def play_legal(seed, rules, rnd, limit=20000):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, (1 << 30) - 1), st.integers(0, 1 << 20), st.sampled_from(
-    [Rules(), Rules(tie=1), Rules(rutter=1), Rules(deadlock=3, deadlock_result=1)]))
+    [GridRules(), GridRules(tie=1), GridRules(rutter=1), GridRules(deadlock=3, deadlock_result=1)]))
 def test_every_game_ends_when_players_keep_pressing_legal_positions(seed, rseed, rules):
     game = play_legal(seed, rules, random.Random(rseed))
     assert game.phase == OVER
@@ -97,13 +98,13 @@ def test_win_results_and_reasons_all_occur_over_many_games():
     seen = set()
     rnd = random.Random(4)
     for seed in range(300):
-        game = play_legal(seed, Rules(deadlock=4), rnd)
+        game = play_legal(seed, GridRules(deadlock=4), rnd)
         seen.add((game.result, game.why))
     assert (0, 0) in seen and (1, 0) in seen and (2, 2) in seen
 
 
 def test_a_tick_event_follows_every_tick_that_judged_a_press():
-    game = Game()
+    game = GridGame()
     events = []
     game.sink = lambda ev, t, i: events.append((ev, game.tick_result[i] if ev == EV_PRESS else -1))
     rnd = random.Random(1)
@@ -142,7 +143,7 @@ MATCH_RULES = ["tie=coin deadlock=1", "tie=coin deadlock=2 rutter=1", "", "deal=
 
 
 def _over_by(lines, t):
-    game = Game()
+    game = GridGame()
     try:
         play_lines(game, lines + ["clock %d" % t])
     except LogError:
@@ -156,7 +157,7 @@ def make_match_log(seed, stream, rules):
     lines = ["CSLOG 1", "rules " + rules, "seed %d" % seed, "start 1000"]
     if not rules:
         del lines[1]
-    game = Game()
+    game = GridGame()
     reader = LogReader(game)
     for line in lines:
         reader.feed(line)
@@ -223,11 +224,10 @@ def test_inserting_clock_lines_at_times_already_reached_never_changes_a_trace(se
 def test_a_start_during_a_game_is_tried_on_a_copy_of_all_the_state():
     # Game._try_start copies _STATE_INTS and _STATE_BUFS: every attribute a game
     # has must be one of them, or one a trial start never reads.
-    from engine import game as g
     not_state = {"rules", "sink", "rng", "deck_rng", "deck", "_first", "_trial"}
-    game = Game(Rules(tie=1))
+    game = GridGame(GridRules(tie=1))
     game.shuffle(5)
     game.start(0)
     names = set(vars(game))
-    assert names == set(g._STATE_INTS) | set(g._STATE_BUFS) | not_state
-    assert not set(g._STATE_INTS) & set(g._STATE_BUFS)
+    assert names == set(GridGame._STATE_INTS) | set(GridGame._STATE_BUFS) | not_state
+    assert not set(GridGame._STATE_INTS) & set(GridGame._STATE_BUFS)

@@ -1,4 +1,4 @@
-"""hw.record: the CRC, the ring of slots, saturation, and power cuts in the emulator's nvm model.
+"""hw.store.record: the CRC, the ring of slots, saturation, and power cuts in the emulator's nvm model.
 
 Power cuts: ``tools.emulate.nvm.FileNVM`` cuts the power after every byte of a save
 (``bytes`` mode) and after every erase/program step of CircuitPython's RP2040 nvm
@@ -12,7 +12,7 @@ import zlib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hw import record as rec
+from hw.store import record as rec
 from hw.menu import DEFAULTS, Menu
 from tools.emulate.nvm import FileNVM, PowerCut
 
@@ -49,10 +49,13 @@ def defaults_image():
 
 
 @given(st.binary(max_size=300))
-def test_crc32_is_zlibs(data):
-    buf = bytearray(data)
-    assert rec.crc32(buf, 0, len(buf)) == zlib.crc32(data)
-    assert rec.crc32(buf, 1, len(buf)) == zlib.crc32(data[1:])
+def test_the_crc_is_zlibs_crc32(data):
+    buf = bytearray(data) + bytearray(4)
+    assert rec.crc_at(buf, 0, len(data), True)
+    assert int.from_bytes(buf[len(data):], "little") == zlib.crc32(data)
+    assert rec.crc_at(buf, 0, len(data), False)
+    buf[len(data)] ^= 1
+    assert not rec.crc_at(buf, 0, len(data), False)
 
 
 def test_fresh_nvm_loads_defaults_and_first_save_uses_slot_0():
@@ -195,6 +198,101 @@ def test_newest_bad_slot_falls_back_to_the_older():
     assert loaded(nvm) == (0, image(r))
 
 
+def version2_slot(r, seq, more=b"\x01\x02\x02\x01\x01\x01\x01\x02"):
+    """Record ``r``'s header, menu and stats as version 2 wrote them: then ``more`` (the
+    game, the row's piles/match/redeal, Speed's cards/same/remake/points) and the CRC;
+    ``more=None``: a version 2 slot written before those eight bytes existed."""
+    slot = bytearray(r.buf[:rec.V2_MORE])
+    slot[2] = 2
+    slot[rec._SEQ] = seq & 0xFF
+    slot[rec._SEQ + 1] = seq >> 8
+    if more is not None:
+        slot += more
+    slot += bytearray(4)
+    rec.crc_at(slot, 0, len(slot) - 4, True)
+    return slot
+
+
+@pytest.mark.parametrize("more", [b"\x01\x02\x02\x01\x01\x01\x01\x02", None])
+def test_a_version_2_record_loads_with_its_game_options_and_stats(more):
+    r = rec.Record(DEFAULTS)
+    played(r, random.Random(4))
+    old = version2_slot(r, 7, more)
+    nvm = bytearray(b"\xff" * 4096)
+    nvm[0:len(old)] = old
+    menu = Menu(levels=("a", "b", "c"))
+    menu.load(nvm)
+    assert menu.record.slot == 0 and menu.record.dirty  # the next save writes version 3
+    assert bytes(menu.record.buf[rec.MENU:rec.GAME]) == bytes(r.buf[rec.MENU:rec.GAME])
+    if more is None:  # the 2x4 game, every option its default
+        assert menu.game == 0 and menu.kind().KEY == "grid"
+        assert all(menu.record.option(g, i) == rec.UNSET for g in range(rec.MAX_GAMES)
+                   for i in range(rec.OPTION_BYTES))
+    else:  # the shared row with 6 piles, rank or suit, two piles; Speed's house rules kept
+        assert menu.kind().KEY == "row" and [menu.option(i) for i in range(3)] == [2, 2, 1]
+        assert [menu.record.option(2, i) for i in range(4)] == [1, 1, 1, 2]
+    menu.save(nvm)
+    assert bytes(nvm[0:len(old)]) == bytes(old)  # the old slot stays until the ring starts over
+    again = rec.Record(DEFAULTS)
+    assert again.load(nvm) == 1 and again.buf[2] == rec.VERSION
+    assert bytes(again.buf[rec.MENU:rec.CRC]) == bytes(menu.record.buf[rec.MENU:rec.CRC])
+
+
+def test_a_version_2_ring_slot_then_version_3_saves_chain_on():
+    r = rec.Record(DEFAULTS)
+    nvm = bytearray(b"\xff" * 4096)
+    for k in range(3):  # three version 2 saves, seq 40, 41, 42
+        r.game_won(k % 2, 9000)
+        slot = version2_slot(r, 40 + k)
+        nvm[k * rec.SPACING:k * rec.SPACING + len(slot)] = slot
+    menu = Menu(levels=())
+    menu.load(nvm)
+    assert menu.record.slot == 2 and menu.record.games(0) == 2
+    menu.record.game_won(1, 5000)
+    assert menu.record.save(nvm) == 3
+    assert loaded(nvm) == (3, image(menu.record))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, rec.RING - 1), st.integers(0, 0xFFFF)), min_size=1,
+                max_size=6),
+       st.integers(1, 40))
+def test_whatever_the_sequence_numbers_every_save_is_the_one_loaded(slots, saves):
+    # A damaged or foreign nvm: valid slots at any places with any sequence numbers
+    # (e.g. 0 and 0x8000, which 16-bit serial arithmetic cannot order). Every save
+    # after it must be what the next boot loads.
+    nvm = bytearray(b"\xff" * 4096)
+    for index, seq in slots:
+        other = rec.Record(DEFAULTS)
+        other._put16(rec._SEQ, seq)
+        other.game_won(index % 2, 1000 + seq)
+        rec.crc_at(other.buf, 0, rec.CRC, True)
+        nvm[index * rec.SPACING:index * rec.SPACING + rec.SLOT] = other.buf
+    r = rec.Record(DEFAULTS)
+    r.load(nvm)
+    rnd = random.Random(saves)
+    for _ in range(saves):
+        played(r, rnd, 1)
+        written = r.save(nvm)
+        assert loaded(nvm) == (written, image(r))
+
+
+def test_the_issue_example_0_and_0x8000_no_longer_shadows_later_saves():
+    nvm = bytearray(b"\xff" * 4096)
+    for index, seq in ((0, 0x8000), (1, 0)):
+        other = rec.Record(DEFAULTS)
+        other._put16(rec._SEQ, seq)
+        rec.crc_at(other.buf, 0, rec.CRC, True)
+        nvm[index * rec.SPACING:index * rec.SPACING + rec.SLOT] = other.buf
+    r = rec.Record(DEFAULTS)
+    r.load(nvm)
+    for n in range(5):
+        r.game_won(0, 1000)
+        r.save(nvm)
+        assert loaded(nvm)[1] == image(r) and rec.Record(DEFAULTS).load(nvm) >= 0
+    assert rec.Record(DEFAULTS).load(nvm) == r.slot
+
+
 def test_old_menu_store_migrates_menu_only():
     nvm = bytearray(b"\xff" * 4096)
     nvm[0:7] = b"\xc5\x01\x02\x02\x01\x03\x01"
@@ -214,13 +312,14 @@ def firmware_starts(nvm):
     """The real firmware boots on this nvm content to the title, with valid menu values."""
     from fw_rig import Rig
 
-    from hw.app import TITLE, App
+    from hw.app import App
+    from hw.app.modes import TITLE
 
     rig = firmware_starts.rig = getattr(firmware_starts, "rig", None) or Rig()
     app = App(rig.app.display, rig.app.buttons, nvm=bytearray(bytes(nvm)), levels=("a", "b", "c"))
     assert app.mode == TITLE
     for item, value in enumerate(app.menu.values):
-        assert value < len(app.menu.choices[item])
+        assert value < len(app.menu.choices(item))
     return image(app.menu.record)
 
 
@@ -229,7 +328,7 @@ def menu_boots(nvm):
     menu = Menu(levels=("a", "b", "c"))
     menu.load(nvm)
     for item, value in enumerate(menu.values):
-        assert value < len(menu.choices[item])
+        assert value < len(menu.choices(item))
     return image(menu.record)
 
 
@@ -355,7 +454,7 @@ def test_damaged_records_boot_to_defaults_or_a_valid_record(saves, damage):
     slot = again.load(nvm)
     if slot >= 0:
         assert valid_image(nvm, again)
-        assert rec.crc32(again.buf, 0, rec.CRC) == int.from_bytes(again.buf[rec.CRC:], "little")
+        assert zlib.crc32(bytes(again.buf[:rec.CRC])) == int.from_bytes(again.buf[rec.CRC:], "little")
     else:
         assert image(again)[rec.STATS - rec.MENU:] == defaults_image()[rec.STATS - rec.MENU:]
     assert menu_boots(nvm) == image(again)

@@ -5,10 +5,10 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from engine.game import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_OUT
+from engine.family import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_OUT
 from engine.log import LogReader
 from engine.row import RowGame
-from engine.rowrules import RowRules
+from engine.row_rules import RowRules
 from engine.ticks import TICKS_PERIOD
 
 RULE_SETS = ["", "piles=3", "piles=6 match=either", "match=suit redeal=two tie=coin",

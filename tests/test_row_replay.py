@@ -101,8 +101,8 @@ def test_a_row_match_goes_on_with_a_new_deck_per_game():
 
 
 def test_the_log_writer_heads_a_row_log_that_replays():
-    from engine.log import LogWriter
-    from engine.rowrules import RowRules
+    from engine.logwriter import LogWriter
+    from engine.row_rules import RowRules
 
     w = LogWriter()
     rules = bytes(w.rules(RowRules(piles=6, match=2, redeal=1, tie=1))).decode()
@@ -115,15 +115,15 @@ def test_the_log_writer_heads_a_row_log_that_replays():
 
 
 def test_one_reader_switches_to_the_game_a_log_names_and_says_so():
-    from engine.game import Game
+    from engine.grid import GridGame
     from engine.log import play_lines
     from engine.row import RowGame
 
     seen = []
     reader = play_lines(RowGame(), ["CSLOG 1", "seed 1", "start 0"], seen.append)
-    assert isinstance(reader.game, Game) and seen == [reader.game]
+    assert isinstance(reader.game, GridGame) and seen == [reader.game]
     seen = []
-    reader = play_lines(Game(), ["CSLOG 1", "seed 1", "rules game=row piles=3", "start 0"],
+    reader = play_lines(GridGame(), ["CSLOG 1", "seed 1", "rules game=row piles=3", "start 0"],
                         seen.append)
     assert isinstance(reader.game, RowGame) and seen == [reader.game]
     assert reader.game.piles == 3 and reader.game.phase == 1  # dealt the seeded deck

@@ -10,10 +10,10 @@ from row_helpers import (
     run_row,
 )
 from engine.cards import CARD_NAMES, parse_card
-from engine.game import E_ARG, OVER, PLAY, STUCK
+from engine.family import E_ARG, OVER, PLAY, STUCK
 from engine.rng import Rng
 from engine.row import RowGame
-from engine.rowrules import RowRules
+from engine.row_rules import RowRules
 
 # Tops 5D 9D JH KS (B's first four, on A's 2C 3C 4C 6C); A's active 5C, B's 9H.
 # rank: A may play on 0, B on 1.  suit: A nowhere, B on 2.  either: A on 0, B on 1 and 2.

@@ -1,9 +1,9 @@
-"""The shared-row CPU opponent (engine/rowbot.py): faster levels win, slips and locks, and
+"""The shared-row CPU opponent (engine/row_bot.py): faster levels win, slips and locks, and
 tools/simulate --game row's checks (tests/test_family_bots.py has what every bot must do)."""
 
 import pytest
 
-from engine.bot import BEGINNER, EXPERT, NORMAL
+from engine.family_bot import BEGINNER, EXPERT, NORMAL
 from tests.bot_helpers import ROW, play_every_ms
 from tools import simulate as sim
 

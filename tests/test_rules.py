@@ -8,11 +8,12 @@ from cs_helpers import (
     Recorder, all_cards, coverable_list, deck_line, pack_cards, run, stack_cards, tops,
 )
 from engine.cards import CARD_NAMES, parse_card
-from engine.game import (
-    DEALING, E_ARG, E_BUSY, E_MATCH_OVER, E_TIME, Game, OK, OVER, PLAY, STUCK, WIN_A,
+from engine.family import (
+    DEALING, E_ARG, E_BUSY, E_MATCH_OVER, E_TIME, OK, OVER, PLAY, STUCK, WIN_A,
 )
+from engine.grid import GridGame
 from engine.rng import Rng, shuffle
-from engine.rules import Rules
+from engine.grid_rules import GridRules
 
 # A's row 5C 9D JH KS, B's row 5D 2H 3C 7S: one match, the 5s at 0 and 4.
 # A's next cards 8C 4H 6S, B's next cards 8D 4S 6C.
@@ -143,7 +144,7 @@ def test_penalty_is_configurable():
 
 
 def test_locks_end_with_the_game():
-    game = Game()
+    game = GridGame()
     game.set_deck(bytearray(parse_card(c) for c in FIVES.split()[1:]))
     game.start(0)
     game.press(0, 1, 300)
@@ -159,7 +160,7 @@ def test_locks_end_with_the_game():
 def test_a_tick_is_resolved_only_once_time_has_moved_past_it():
     game, rec, err = run(log("press 1400 A 0", "clock 1400"))
     assert rec.results() == ["A0:cover"]  # resolved at the end of the log
-    game = Game()
+    game = GridGame()
     game.set_deck(bytearray(parse_card(c) for c in FIVES.split()[1:]))
     game.start(1000)
     game.press(0, 0, 1400)
@@ -262,7 +263,7 @@ def test_times_wrap_at_2_29():
 
 
 def test_engine_rejects_a_time_before_its_clock():
-    game = Game()
+    game = GridGame()
     game.shuffle(1)
     assert game.start(1000) == OK
     assert game.press(0, 0, 999) == E_TIME
@@ -380,7 +381,7 @@ def test_deadlock_fewer_with_equal_packs_is_a_draw():
 def test_every_cover_resets_the_deadlock_count():
     game, rec, err = run(log("clock 100000", deck=STUCK_DECK, rules="deadlock=3"))
     assert game.stuck_count == 3  # no cover: counted up to the limit
-    game = Game(Rules(deadlock=3))
+    game = GridGame(GridRules(deadlock=3))
     game.set_deck(bytearray(parse_card(c) for c in FIVES.split()[1:]))
     game.start(0)
     game.press(0, 0, 300)
@@ -394,7 +395,7 @@ def test_every_cover_resets_the_deadlock_count():
 
 def _rigged(pack_a, pack_b, row, rules=None):
     """A game in play with the given rows (8 names) and packs (names, top first)."""
-    game = Game(rules)
+    game = GridGame(rules)
     rec = Recorder(game)
     used = [parse_card(c) for c in row.split() + pack_a.split() + pack_b.split()]
     spare = [c for c in range(52) if c not in used]
@@ -503,7 +504,7 @@ def test_a_drawn_game_does_not_count_and_the_match_goes_on():
 
 def test_best_of_n_ends_the_match_at_n_wins():
     for wins in (1, 2):
-        game = Game(Rules(wins=wins))
+        game = GridGame(GridRules(wins=wins))
         events = []
         game.sink = lambda ev, t, i: events.append(ev)
         for g in range(wins):
@@ -517,7 +518,7 @@ def test_best_of_n_ends_the_match_at_n_wins():
 
 
 def test_start_needs_the_previous_game_over():
-    game = Game()
+    game = GridGame()
     game.shuffle(1)
     game.start(0)
     game.shuffle(2)
@@ -536,7 +537,7 @@ def _state(game):
 def test_a_refused_start_changes_nothing():
     # Stuck deals every 1300 ms: a start at 9000 would first run them (deals at
     # 2300, 3600, ...) and still find the game on. Refused, it must run none.
-    game = Game()
+    game = GridGame()
     events = []
     game.sink = lambda ev, t, i: events.append((ev, t))
     game.set_deck(bytearray(parse_card(c) for c in STUCK_DECK.split()[1:]))
@@ -562,7 +563,7 @@ def test_a_refused_start_changes_nothing():
 def test_a_start_refused_because_the_match_ended_changes_nothing():
     # The pending tick wins the match for A: a start after it is "match over",
     # and it must not have judged that tick.
-    game, rec = _rigged("8C", "8D 9S", "5C 9D JH KS 5D 2H 3C 7S", Rules(wins=1))
+    game, rec = _rigged("8C", "8D 9S", "5C 9D JH KS 5D 2H 3C 7S", GridRules(wins=1))
     game.press(0, 0, 400)
     game.shuffle(1)
     before = _state(game)
@@ -610,7 +611,7 @@ def test_a_deadline_is_met_however_late_time_comes():
 
 
 def test_non_int_arguments_are_refused_not_raised():
-    game = Game()
+    game = GridGame()
     game.set_deck(bytearray(parse_card(c) for c in FIVES.split()[1:]))
     assert game.start(1.5) == E_ARG and game.games == 0
     assert game.start(0) == OK
@@ -655,7 +656,7 @@ def test_a_coin_tie_judged_after_the_next_seed_uses_its_own_games_generator():
 
 
 def test_match_event_follows_the_winning_over():
-    game, rec = _rigged("8C", "8D 9S", "5C 9D JH KS 5D 2H 3C 7S", Rules(wins=1))
+    game, rec = _rigged("8C", "8D 9S", "5C 9D JH KS 5D 2H 3C 7S", GridRules(wins=1))
     game.press(0, 0, 400)
     game.advance(401)
     assert [e["ev"] for e in rec.events[-2:]] == ["over", "match"]
@@ -685,22 +686,22 @@ def test_invalid_rules_are_rejected_at_set_up():
     for bad in ({"penalty": -1}, {"deadlock": 0}, {"wins": 0}, {"tie": 5},
                 {"deal": 1 << 28}, {"rutter": 2}, {"stuck": "x"}):
         try:
-            Rules(**bad)
+            GridRules(**bad)
         except ValueError:
             continue
         raise AssertionError("accepted %r" % bad)
 
 
 def test_rules_cannot_change_while_a_game_is_on():
-    game = Game()
+    game = GridGame()
     game.shuffle(0)
     game.start(0)
     try:
-        game.set_rules(Rules(penalty=0))
+        game.set_rules(GridRules(penalty=0))
     except ValueError:
         pass
     else:
         raise AssertionError("rules changed mid-game")
     game._end(1, WIN_A, 0)
-    game.set_rules(Rules(penalty=0))  # between games: a new match with new rules
+    game.set_rules(GridRules(penalty=0))  # between games: a new match with new rules
     assert game.penalty == 0 and list(game.score) == [0, 0] and not game.started

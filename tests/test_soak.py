@@ -15,9 +15,10 @@ import random
 
 from fw_rig import WRAP, Rig, replay, split_matches
 
-from engine.game import PLAY
-from hw.app import MENU, READY, READY_MS, TITLE
-from hw.profiles import KEY_START
+from engine.family import PLAY
+from hw.app.match import READY_MS
+from hw.app.modes import MENU, READY, TITLE
+from hw.board.profiles import KEY_START
 
 CYCLES = int(os.environ.get("SOAK_CYCLES", "2"))
 PASS_MS = 1 << 24  # loop passes this far apart while paused (the test stays quick)
@@ -78,6 +79,7 @@ def _cycle(rig, rnd):
 def test_soak_days_across_the_wrap_log_kept_whole():
     rnd = random.Random(CYCLES)
     rig = Rig(start=WRAP - 30000, settings={"CSPEED_ATTRACT_S": "5"})
+    rig.follow_games = True  # attract mode goes through every game: trace each engine
     start = rig.now
     logged = traced = 0
     for cycle in range(CYCLES):

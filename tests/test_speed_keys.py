@@ -1,10 +1,10 @@
-"""Speed's controls (hw/speed_keys.py): one press plays a card that fits one pile only;
+"""Speed's controls (hw/games/speed/keys.py): one press plays a card that fits one pile only;
 a card that fits both (or none) waits for a pile button; nothing else ever plays."""
 
 from engine.cards import parse_card
-from engine.game import COVER, DEALING, ILLEGAL, PLAY
+from engine.family import COVER, DEALING, ILLEGAL, PLAY
 from engine.speed import SpeedGame
-from hw.speed_keys import CANCEL, PILE_LEFT, PILE_RIGHT, Controls, pile_button, slot_button
+from hw.games.speed.keys import CANCEL, PILE_LEFT, PILE_RIGHT, Controls, pile_button, slot_button
 from speed_helpers import Recorder, speed_deck
 
 # Middle 5D and 7D. A: 6C fits both, 4C pile 0 only, 8C pile 1 only, KC none, 6S both.

@@ -5,9 +5,9 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from engine.game import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_BOTH_OUT, WHY_OUT
+from engine.family import COVER, EV_PRESS, ILLEGAL, OVER, PLAY, WHY_BOTH_OUT, WHY_OUT
 from engine.log import LogReader
-from engine.speedrules import SpeedRules
+from engine.speed_rules import SpeedRules
 from engine.speed import SpeedGame
 from engine.ticks import TICKS_PERIOD
 

@@ -10,9 +10,9 @@ from speed_helpers import (
     chain, codes, hand, mid_cards, run_speed, side_cards, speed_all_cards, speed_deck, speed_log,
 )
 from engine.cards import CARD_NAMES
-from engine.game import E_ARG, OK, OVER, PLAY, STUCK
+from engine.family import E_ARG, OK, OVER, PLAY, STUCK
 from engine.rng import Rng, shuffle
-from engine.speedrules import SpeedRules
+from engine.speed_rules import SpeedRules
 from engine.speed import SpeedGame, fits
 
 # Middle 5D | 9D. A: 4C 6C KC 8C 2C, draw 3C 7C ...; B: TC QH 4H JH 2H, draw 3H ...

@@ -1,9 +1,9 @@
-"""The Speed CPU opponent (engine/speedbot.py): faster levels win, slips and locks, and
+"""The Speed CPU opponent (engine/speed_bot.py): faster levels win, slips and locks, and
 tools/simulate --game speed's checks (tests/test_family_bots.py has what every bot must do)."""
 
 import pytest
 
-from engine.bot import BEGINNER, EXPERT, NORMAL
+from engine.family_bot import BEGINNER, EXPERT, NORMAL
 from engine.cards import NO_CARD
 from tests.bot_helpers import SPEED, play_every_ms
 from tools import simulate as sim

@@ -1,9 +1,9 @@
-"""hw.stats_screen: the stats lines show the record's numbers; the reset gesture is deliberate."""
+"""hw.views.stats_reset: the stats lines show the record's numbers; the reset gesture is deliberate."""
 
-from hw import record as rec
-from hw import stats_screen as ss
+from hw.store import record as rec
+from hw.views import stats_reset as ss
 from hw.menu import DEFAULTS
-from hw.profiles import KEY_START
+from hw.board.profiles import KEY_START
 
 
 def test_lines_show_the_records_numbers():
@@ -16,7 +16,7 @@ def test_lines_show_the_records_numbers():
     r.reaction(0, 612)
     r.game_won(0, 30000, level=2)
     r.match_won(0, level=2)
-    from hw.stats_view import stats_lines
+    from hw.views.stats_view import stats_lines
 
     lines = stats_lines(r, ("beginner", "normal", "expert"))
     text = "\n".join(lines)

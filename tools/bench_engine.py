@@ -24,6 +24,7 @@ core). **Bot games per second**: ``tools.simulate`` (normal vs normal, default
 rules) on one core and with ``--jobs 2``. Both vary with the machine's load.
 """
 
+import argparse
 import os
 import random
 import subprocess
@@ -32,8 +33,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.game import EV_PRESS, Game, OK, OVER, PLAY, RESULT_NAMES, ERROR_NAMES
-from engine.rules import Rules, TIE_COIN
+from engine.family import ERROR_NAMES, EV_PRESS, OK, OVER, PLAY, RESULT_NAMES
+from engine.grid import GridGame
+from engine.family_rules import TIE_COIN
+from engine.grid_rules import GridRules
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = str(ROOT / "engine") + os.sep
@@ -146,7 +149,7 @@ def judged_press_lines(rules_kw, presses=10_000, seed=1):
 
     rnd = random.Random(seed)
     judged = _Judged()
-    game = Game(Rules(**rules_kw), judged.event)
+    game = GridGame(GridRules(**rules_kw), judged.event)
     judged.game = game
     game.shuffle(seed)
     game.start(0)
@@ -201,7 +204,7 @@ def p99(xs):
 
 def play_game(seed, rnd):
     """Two random pressers (mostly coverable positions) play one seeded game."""
-    game = Game(Rules())
+    game = GridGame(GridRules())
     game.shuffle(seed)
     game.start(0)
     t = 0
@@ -243,7 +246,19 @@ def bot_games_per_second(jobs, games=2000):
     return games / secs
 
 
-def main():
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="python -m tools.bench_engine",
+        description="Engine figures (make bench): the VM's heap per operation, .mpy sizes,"
+                    " engine lines per judged press, games per second, bot games per second.")
+    p.add_argument("--quick", action="store_true",
+                   help="small samples, seconds instead of minutes: checks every part runs;"
+                        " not figures to quote (also BENCH_QUICK=1)")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         figures = vm_figures()
     except VMError as err:
@@ -264,7 +279,7 @@ def main():
     print("  %-14s" % "rules" + "".join("%19s" % name for name in RESULT_NAMES))
     # BENCH_QUICK=1 (tests/test_doc_commands.py): every figure on a small sample, in
     # seconds instead of minutes; such figures are not for the README.
-    quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+    quick = args.quick or os.environ.get("BENCH_QUICK", "") not in ("", "0")
     presses, seconds, games = (300, 0.2, 40) if quick else (10_000, 3.0, 2000)
     for name, kw in SETTINGS:
         by = judged_press_lines(kw, presses)

@@ -10,20 +10,20 @@ sys.path.append("/proj/tests/mpy")  # the VM's copy of tests/mpy (bench_engine p
 
 from mpyharness import measure  # noqa: E402
 from alloc_cases import cases, game_drivers  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
+from engine.grid import GridGame
+from engine.grid_rules import GridRules
 
 try:
-    from engine.bot import Bot
+    from engine.grid_bot import GridBot
 except ImportError:
-    Bot = None
+    GridBot = None
 
 
 def setup_bytes():
     """Heap kept by a Game from construction to its first deal."""
     gc.collect()
     before = gc.mem_alloc()
-    game = Game(Rules())
+    game = GridGame(GridRules())
     game.shuffle(1)
     game.start(0)
     gc.collect()
@@ -51,11 +51,11 @@ def main():
         print("%s (bytes per op) %d" % (name, measure(fn, a, b, c, n) // n))
     for i, d in enumerate(game_drivers()):
         print("whole game %d (bytes) %d" % (i + 1, measure(d.play_game)))
-    if Bot is not None:
-        g = Game()
+    if GridBot is not None:
+        g = GridGame()
         g.shuffle(3)
         g.start(0)
-        bots = [Bot(g, 0, 1, 11), Bot(g, 1, 2, 12)]
+        bots = [GridBot(g, 0, 1, 11), GridBot(g, 1, 2, 12)]
         bot_steps(g, bots, 10)
         print("bot steps x2000 (bytes) %d" % measure(bot_steps, g, bots, 2000))
 

@@ -38,7 +38,6 @@ Implementation Notes
   the output folder cannot be written (a file in its place, no permission, full).
 """
 
-import argparse
 import errno
 import os
 import signal
@@ -46,11 +45,14 @@ import sys
 import time
 from pathlib import Path
 
-from engine.game import Game, OUTCOME_NAMES
+from engine.family import OUTCOME_NAMES
+from engine.grid import GridGame
 from engine.log import HEADER, LINE_MAX, LogError, LogReader, is_digits
 from engine.trace import Tracer
+from tools import cli
 
 _HEADER = HEADER.encode()
+MATCHES_MAX = 1000000  # --matches
 _KEEP = 16  # bytes of an overlong line held back: enough to see a header glued to its end
 
 
@@ -66,7 +68,7 @@ class MatchFile:
         self.path = path
         self.file = self.trace_file = None
         self.file = open(path, "wb")
-        game = Game()
+        game = GridGame()
         follow = None
         if trace:
             self.trace_file = open(path.with_suffix(".trace"), "w", encoding="utf-8")
@@ -272,14 +274,11 @@ def capture(port, splitter, matches=0, seconds=0.0, stopped=lambda: False):
 
 def _writable(out):
     """Return why ``out`` cannot hold match files, or None (folders made here are removed)."""
-    missing = [p for p in [out, *out.parents] if not p.exists()]
+    missing = [p for p in [out, *out.parents] if not os.path.exists(p)]
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / (".capture-probe-%d" % os.getpid())
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as err:
-        return err.strerror or str(err)
+        cli.output_folder("--out", out)
+    except cli.OutputError as err:
+        return str(err)
     finally:
         for folder in missing:  # leaf first; the splitter makes them again once the port is open
             try:
@@ -314,20 +313,19 @@ def _why_not(err):
 
 def main(argv=None):
     """Command-line entry point."""
-    parser = argparse.ArgumentParser(prog="tools.capture", description=__doc__.split("\n")[0])
+    parser = cli.Parser("tools.capture", description=__doc__.split("\n")[0])
     parser.add_argument("port", help="serial port of the device's data channel, or the emulator's /dev/pts/N")
     parser.add_argument("--out", default="matches", help="folder for match-NNN.log files (default: matches)")
-    parser.add_argument("--matches", type=int, default=0, help="stop after this many finished matches")
-    parser.add_argument("--seconds", type=float, default=0.0, help="stop after this many seconds")
+    parser.add_argument("--matches", type=cli.whole(0, MATCHES_MAX), default=0,
+                        help="stop after this many finished matches (0: no limit)")
+    parser.add_argument("--seconds", type=cli.seconds(), default=0.0,
+                        help="stop after this many seconds (0: no limit)")
     parser.add_argument("--trace", action="store_true", help="also write each match's trace (.trace)")
     args = parser.parse_args(argv)
-    if args.matches < 0 or not 0 <= args.seconds < 1e9:  # also refuses nan
-        parser.error("--matches and --seconds must be >= 0")
     out = Path(args.out)
     why = _writable(out)
     if why:
-        sys.stderr.write("tools.capture: cannot write match files into %s: %s\n" % (out, why))
-        return 2
+        return cli.fail("tools.capture", why)
     import serial  # pyserial: only the command needs it
 
     try:

@@ -21,7 +21,8 @@ import argparse
 import math
 import sys
 
-from tools.simulate import parse_pairings, parse_rules, simulate, summarize
+from tools import cli
+from tools.simulate import GAMES_MAX, parse_pairings, parse_rules, simulate, summarize
 from tools.plotcheck import plots_unavailable
 
 VARIATIONS = (  # (label, --rules items)
@@ -180,26 +181,34 @@ def plots(res, directory, level="normal:normal"):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tools.row_claims", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=4000, help="games per variation")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser = cli.Parser("tools.row_claims", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=cli.whole(2, GAMES_MAX), default=4000, help="games per variation")
+    parser.add_argument("--seed", type=cli.SEED, default=1, help="the seed of every game")
+    parser.add_argument("--jobs", type=cli.JOBS, default=1, help="worker processes")
     parser.add_argument("--levels", default="normal:normal", help="one pairing A:B")
     parser.add_argument("--plots", metavar="DIR", help="write row_length.png and row_means.png")
     args = parser.parse_args(argv)
-    if args.games < 2 or args.jobs < 1:
-        parser.error("--games must be at least 2 and --jobs at least 1")
     if args.plots and plots_unavailable("tools.row_claims"):
         sys.stderr.write(plots_unavailable("tools.row_claims") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.row_claims", err)
     try:
+        parse_pairings([args.levels])  # checked before the first game
         res = run(args.games, args.seed, args.jobs, args.levels)
     except (argparse.ArgumentTypeError, ValueError) as err:
         parser.error(str(err))
     out = sys.stdout
     out.write("\n".join(table(res, args.levels)) + "\n\n" + "\n".join(variations_table(res)) + "\n")
     if args.plots:
-        out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        try:
+            out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        except OSError as err:  # a disk that filled up: the tables are out already
+            return cli.fail("tools.row_claims", "cannot write into --plots %s: %s"
+                            % (args.plots, cli.why(err)))
     return 0
 
 

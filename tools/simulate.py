@@ -9,10 +9,10 @@ Usage::
     .venv/bin/python -m tools.simulate --game row --games 1000 --rules piles=3 match=suit redeal=two
 
 ``--game row`` plays the shared-row game of RULES-ROW.md (``engine/row.py``, CPU
-players ``engine/rowbot.py``); its ``--rules`` keys are ``piles``, ``match``,
+players ``engine/row_bot.py``); its ``--rules`` keys are ``piles``, ``match``,
 ``redeal`` and the common ones. ``--game speed`` plays Speed (RULES-SPEED.md,
-``engine/speed.py``, ``engine/speedbot.py``) with ``cards``, ``same``, ``remake``,
-``points`` and the common keys. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/bot.py), optionally
+``engine/speed.py``, ``engine/speed_bot.py``) with ``cards``, ``same``, ``remake``,
+``points`` and the common keys. A level is ``beginner``, ``normal``, ``expert``, ``perfect`` (engine/family_bot.py), optionally
 with its delays scaled: ``normal*1.5`` is a normal player 1.5 times slower. A pairing
 ``X:Y`` puts X in seat A and Y in seat B; several pairings are comma-separated.
 
@@ -31,30 +31,24 @@ import os
 import sys
 import time
 
-from engine.bot import Bot, LEVEL_NAMES, LEVELS, level_params
-from engine.game import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK, Game
-from engine.row import RowGame
-from engine.rowbot import RowBot
-from engine.rules import Rules
-from engine.rowrules import RowRules
-from engine.speedrules import SpeedRules
-from engine.speed import SpeedGame
-from engine.speedbot import SpeedBot
+from engine import games
+from engine.family import COVER, EV_DEAL, EV_PRESS, EV_STUCK, OVER, WHY_DEADLOCK
+from engine.family_bot import LEVELS, LEVEL_NAMES, level_params
 from engine.ticks import TICKS_HALF, TICKS_MAX, TICKS_PERIOD, ticks_add, ticks_diff
+from tools import cli
 from tools.plotcheck import plots_unavailable
 
 MAX_GAME_MS = 4 * 3600 * 1000  # a game this long is a bug in a bot or the driver
 MATCH_GAP_MS = 3000  # pause between the games of a match
 MAX_MATCH_GAMES = 200
+LEVEL_FACTOR = cli.Number(float, 0.1, 10)  # normal*1.5: a level's delays scaled
+GAMES_MAX = 10000000  # --games, --matches, --sweep-games
 
-# --game NAME: (game class, CPU player class, rules class)
-GAMES = {"grid": (Game, Bot, Rules), "row": (RowGame, RowBot, RowRules),
-         "speed": (SpeedGame, SpeedBot, SpeedRules)}
 
 
 def rule_keys(game):
     """The ``--rules`` keys of a game (``game`` itself is chosen by ``--game``)."""
-    return tuple(k for k in GAMES[game][2].KEYS if k != "game")
+    return tuple(k for k in games.rules_class(game).KEYS if k != "game")
 
 # ------------------------------------------------------------------- driver
 
@@ -160,9 +154,9 @@ FIELDS = ("result", "why", "presses", "covers", "ms", "deals", "stucks", "dead_d
 _MAX_FIELDS = (10, 11)  # a match keeps the longest streaks of its games, sums the rest
 
 
-def run_one(rules, params_a, params_b, seed, index, matches=False, kind="grid"):
+def run_one(rules, params_a, params_b, seed, index, matches=False, kind=games.DEFAULT):
     """Play game (or match) ``index``; return (winner, games, summed FIELDS...)."""
-    game_cls, bot_cls, _ = GAMES[kind]
+    game_cls, bot_cls = games.game_class(kind), games.bot_class(kind)
     game = game_cls(rules)
     sink = StatSink(game)
     game.sink = sink.event
@@ -194,7 +188,7 @@ def run_one(rules, params_a, params_b, seed, index, matches=False, kind="grid"):
 
 def _chunk(job):
     rules_kw, pa, pb, seed, pair, lo, hi, matches, kind = job
-    rules = GAMES[kind][2](**rules_kw)
+    rules = games.rules_class(kind)(**rules_kw)
     return pair, lo, [run_one(rules, pa, pb, seed, i, matches, kind) for i in range(lo, hi)]
 
 
@@ -313,7 +307,10 @@ def parse_level(text):
         raise argparse.ArgumentTypeError("unknown level %r (one of %s)" % (name, ", ".join(LEVEL_NAMES)))
     row = list(LEVELS[LEVEL_NAMES.index(name)])
     if factor:
-        f = float(factor)
+        try:
+            f = LEVEL_FACTOR.parse(factor, "the factor of level %r" % text[:24])
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
         for k in (0, 1, 2, 3, 5, 6):  # the delays; the percentages stay
             row[k] = int(round(row[k] * f))
     return text, level_params(tuple(row))
@@ -330,9 +327,9 @@ def parse_pairings(values):
     return pairs
 
 
-def parse_rules(items, kind="grid"):
+def parse_rules(items, kind=games.DEFAULT):
     """``KEY=VALUE`` items -> the keyword arguments of the game's rules class."""
-    rules = GAMES[kind][2]()
+    rules = games.rules_class(kind)()
     keys = rule_keys(kind)
     for item in items:
         key, eq, value = item.partition("=")
@@ -371,7 +368,8 @@ class Progress:
         sys.stderr.flush()
 
 
-def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=None, kind="grid"):
+def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=None,
+             kind=games.DEFAULT):
     """Run ``n`` games (or matches) per pairing; return ([records per pairing], seconds)."""
     if chunk is None:
         chunk = max(1, min(50, n // (4 * max(1, jobs)) or 1))
@@ -396,11 +394,11 @@ def simulate(pairs, n, seed, rules_kw, jobs=1, matches=False, quiet=True, chunk=
     return results, time.perf_counter() - t0
 
 
-def report(pairs, results, matches, rules_kw, args_text, kind="grid"):
+def report(pairs, results, matches, rules_kw, args_text, kind=games.DEFAULT):
     """The JSON-able report (no timings: it is stable for a given command)."""
     out = {"command": args_text, "unit": "match" if matches else "game",
            "rules": rules_kw, "pairings": []}
-    if kind != "grid":
+    if kind != games.DEFAULT:
         out["game"] = kind
     by_level = {}
     all_recs = []
@@ -427,7 +425,7 @@ def print_table(rep, out):
     unit = rep["unit"]
     units = unit + ("es" if unit == "match" else "s")
     out.write("California Speed simulation: %s\n" % rep["command"])
-    shown = GAMES[rep.get("game", "grid")][2](**rep["rules"])  # names, as in a log's rules line
+    shown = games.rules_class(rep.get("game", games.DEFAULT))(**rep["rules"])  # names, as in a log's rules line
     out.write("rules: %s\n\n" % " ".join("%s=%s" % (k, shown.text(k)) for k in rep["rules"]))
     rows = [
         (units, lambda s: str(s["n"])),
@@ -500,27 +498,35 @@ SWEEP = ("normal:normal*0.5,normal:normal*0.6,normal:normal*0.75,normal:normal*0
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tools.simulate", description=__doc__.split("\n")[0])
+    parser = cli.Parser("tools.simulate", description=__doc__.split("\n")[0])
     what = parser.add_mutually_exclusive_group()
-    what.add_argument("--games", type=int, help="games per pairing (default 100)")
-    what.add_argument("--matches", type=int, help="matches per pairing instead of games")
+    what.add_argument("--games", type=cli.whole(1, GAMES_MAX), help="games per pairing (default 100)")
+    what.add_argument("--matches", type=cli.whole(1, GAMES_MAX),
+                      help="matches per pairing instead of games")
     parser.add_argument("--levels", action="append", default=None,
                         help="pairings LEVEL_A:LEVEL_B[,...] (default normal:normal)")
-    parser.add_argument("--game", choices=sorted(GAMES), default="grid",
+    parser.add_argument("--game", choices=games.KEYS, default=games.DEFAULT,
                         help="grid: the 2x4 game (RULES.md); row: shared row (RULES-ROW.md); "
                         "speed: Speed (RULES-SPEED.md)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--seed", type=cli.SEED, default=1, help="the seed of every game's deck"
+                        " and bots")
+    parser.add_argument("--jobs", type=cli.JOBS, default=min(cli.JOBS_MAX, os.cpu_count() or 1),
+                        help="worker processes (default: one per CPU)")
     parser.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--plots", metavar="DIR", help="write PNG plots into DIR")
-    parser.add_argument("--sweep-games", type=int, default=400,
+    parser.add_argument("--sweep-games", type=cli.whole(0, GAMES_MAX), default=400,
                         help="games per point of the win-rate-vs-gap plot (with --plots; 0: none)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if args.plots and plots_unavailable("tools.simulate"):
         sys.stderr.write(plots_unavailable("tools.simulate") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.simulate", err)
     try:
         pairs = parse_pairings(args.levels or ["normal:normal"])
         rules_kw = parse_rules(args.rules, args.game)
@@ -528,10 +534,8 @@ def main(argv=None):
         parser.error(str(err))
     matches = args.matches is not None
     n = args.matches if matches else (args.games if args.games is not None else 100)
-    if n < 1 or args.jobs < 1:
-        parser.error("--games/--matches and --jobs must be at least 1")
     command = "%s--%s %d --levels %s --seed %d%s" % (
-        "" if args.game == "grid" else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
+        "" if args.game == games.DEFAULT else "--game %s " % args.game, "matches" if matches else "games", n, ",".join("%s:%s" % (a[0], b[0]) for a, b in pairs),
         args.seed, (" --rules " + " ".join(args.rules)) if args.rules else "")
 
     results, secs = simulate(pairs, n, args.seed, rules_kw, args.jobs, matches, args.quiet,
@@ -539,6 +543,7 @@ def main(argv=None):
     rep = report(pairs, results, matches, rules_kw, command, args.game)
     total = n * len(pairs)
     perf = {"jobs": args.jobs, "seconds": round(secs, 2), "per_second": round(total / secs, 1)}
+    plots_failed = None
     if args.plots:
         sweep = None
         if args.sweep_games:
@@ -548,7 +553,10 @@ def main(argv=None):
             sweep = report(spairs, sres, False, rules_kw, "sweep", args.game)
             rep["sweep"] = [{"b": s["b"], "card_ms_gap": s["card_ms_gap"], "a_wins": s["a_wins"]}
                             for s in sweep["pairings"]]
-        rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)
+        try:
+            rep["plots"] = make_plots(args.plots, pairs, results, sweep, matches)
+        except OSError as err:  # a disk that filled up: the figures are still printed below
+            plots_failed = "cannot write into --plots %s: %s" % (args.plots, cli.why(err))
     if args.json:
         rep["perf"] = perf  # the only part that changes from run to run
         sys.stdout.write(json.dumps(rep, indent=1) + "\n")
@@ -560,7 +568,7 @@ def main(argv=None):
         units = "matches" if matches else "games"
         sys.stdout.write("\n%d %s in %.2f s with %d jobs: %.1f %s per second\n" % (
             total, units, secs, args.jobs, perf["per_second"], units))
-    return 0
+    return cli.fail("tools.simulate", plots_failed) if plots_failed else 0
 
 
 if __name__ == "__main__":

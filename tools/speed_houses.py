@@ -22,7 +22,8 @@ import argparse
 import math
 import sys
 
-from tools.simulate import FIELDS, parse_pairings, parse_rules, simulate, summarize
+from tools import cli
+from tools.simulate import FIELDS, GAMES_MAX, parse_pairings, parse_rules, simulate, summarize
 from tools.plotcheck import plots_unavailable
 
 VARIATIONS = (  # (label, --rules items)
@@ -158,19 +159,23 @@ def plots(res, directory, level="normal:normal"):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="tools.speed_houses", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per house rule and level")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser = cli.Parser("tools.speed_houses", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=cli.whole(8, GAMES_MAX), default=2000, help="games per house rule and level")
+    parser.add_argument("--seed", type=cli.SEED, default=1, help="the seed of every game")
+    parser.add_argument("--jobs", type=cli.JOBS, default=1, help="worker processes")
     parser.add_argument("--levels", default="normal:normal", help="one pairing A:B for the house rules")
     parser.add_argument("--plots", metavar="DIR", help="write speed_length.png")
     args = parser.parse_args(argv)
-    if args.games < 8 or args.jobs < 1:
-        parser.error("--games must be at least 8 and --jobs at least 1")
     if args.plots and plots_unavailable("tools.speed_houses"):
         sys.stderr.write(plots_unavailable("tools.speed_houses") + "\n")
         return 2
+    if args.plots:
+        try:
+            cli.output_folder("--plots", args.plots)
+        except cli.OutputError as err:
+            return cli.fail("tools.speed_houses", err)
     try:
+        parse_pairings([args.levels])  # checked before the first game
         res = run(args.games, args.seed, args.jobs, args.levels)
     except (argparse.ArgumentTypeError, ValueError) as err:
         parser.error(str(err))
@@ -178,7 +183,11 @@ def main(argv=None):
     out.write("\n".join(rules_table(res)) + "\n\n" + "\n".join(levels_table(res)) + "\n\n"
               + "\n".join(matches_table(res)) + "\n")
     if args.plots:
-        out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        try:
+            out.write("\nplots: %s\n" % ", ".join(plots(res, args.plots, args.levels)))
+        except OSError as err:  # a disk that filled up: the tables are out already
+            return cli.fail("tools.speed_houses", "cannot write into --plots %s: %s"
+                            % (args.plots, cli.why(err)))
     return 0
 
 

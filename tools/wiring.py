@@ -1,4 +1,4 @@
-"""Wiring table and diagram of a board profile, generated from ``hw/profiles.py``.
+"""Wiring table and diagram of a board profile, generated from ``hw/board/profiles.py``.
 
 Usage::
 
@@ -22,11 +22,12 @@ wires cross, and a dot marks each place where wires join (a ground bus, the two
 3.3 V wires of the display). It is drawn for the Pico profiles only.
 """
 
-import argparse
+import os
 import sys
 
-from hw.pads import position
-from hw.profiles import KEY_START, PROFILES, REFERENCE, key_name, key_pins
+from hw.board.pads import position
+from hw.board.profiles import KEY_START, PROFILES, REFERENCE, key_name, key_pins
+from tools import cli
 
 # Raspberry Pi Pico / Pico 2 physical pin numbers (pin 1 = GP0, top left, USB up).
 PICO_PINS = {
@@ -464,7 +465,7 @@ def update_doc(path, profile_name=REFERENCE):
 
 def main(argv=None):
     """Command-line entry point."""
-    parser = argparse.ArgumentParser(prog="tools.wiring", description=__doc__.split("\n")[0])
+    parser = cli.Parser("tools.wiring", description=__doc__.split("\n")[0])
     parser.add_argument("--profile", default=REFERENCE, choices=sorted(PROFILES))
     parser.add_argument("--png", help="also draw the diagram into this PNG file")
     parser.add_argument("--layout", help="also draw the handheld seen from above into "
@@ -472,6 +473,20 @@ def main(argv=None):
     parser.add_argument("--doc", help="also rewrite the table between the wiring markers "
                         "of this markdown file (docs/BUILD.md)")
     args = parser.parse_args(argv)
+    try:
+        for option, path in (("--png", args.png), ("--layout", args.layout)):
+            if path:
+                cli.output_file(option, path, suffixes=(".png",))
+        if args.doc:
+            cli.input_file("--doc", args.doc)
+            cli.output_file("--doc", args.doc)
+        for path in (args.png, args.layout):
+            if path:
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    except cli.OutputError as err:
+        return cli.fail("tools.wiring", err)
+    except OSError as err:
+        return cli.fail("tools.wiring", cli.why(err))
     sys.stdout.write(markdown(args.profile) + "\n")
     try:
         if args.png:

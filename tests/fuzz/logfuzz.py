@@ -21,10 +21,11 @@ import random
 import sys
 import time
 
-from engine.game import ERROR_NAMES, E_BUSY, E_MATCH_OVER, OVER, PLAY, Game
+from engine.family import ERROR_NAMES, E_BUSY, E_MATCH_OVER, OVER, PLAY
+from engine.grid import GridGame
 from engine.log import LINE_MAX
 from engine.rng import SEED_LIMIT
-from engine.rules import Rules
+from engine.grid_rules import GridRules
 from engine.ticks import TICKS_PERIOD
 from engine.trace import replay_text
 from tools.replay import read_lines, replay
@@ -41,12 +42,12 @@ RULE_LINES = ("", "rules tie=coin", "rules penalty=0 rutter=1", "rules deadlock=
 
 def generate(rnd):
     """A whole device-like match log (text): mostly coverable presses, several games."""
-    game = Game()
+    game = GridGame()
     lines = ["CSLOG 1"]
     rules_line = rnd.choice(RULE_LINES)
     if rules_line:
         lines.append(rules_line)
-        rules = Rules()
+        rules = GridRules()
         for arg in rules_line.split()[1:]:
             key, value = arg.split("=")
             rules.set(key, value)

@@ -6,10 +6,12 @@ each one meaningful (the illegal press comes before the presses it locks).
 ``Driver`` plays whole games with small ints only, streaming a log line per press.
 """
 
-from engine.game import Game, OVER, PLAY
-from engine.log import LogWriter
+from engine.family import OVER, PLAY
+from engine.family_rules import DEADLOCK_MAX  # the longest stuck run: these games cycle through it
+from engine.grid import GridGame
+from engine.logwriter import LogWriter
 from engine.rng import Rng
-from engine.rules import Rules
+from engine.grid_rules import GridRules
 
 
 class Counter:
@@ -58,7 +60,7 @@ class Driver:
 
 def new_game(seed, rules):
     """A game dealt at 0 and in play at 300."""
-    game = Game(rules)
+    game = GridGame(rules)
     game.sink = Counter().event
     game.shuffle(seed)
     game.start(0)
@@ -108,14 +110,14 @@ def no_match_deck():
 def cases():
     """Build every game needed, then return the rows to measure and the stuck game."""
     seed = 0
-    game = new_game(seed, Rules())
+    game = new_game(seed, GridRules())
     while find(game, True) < 0:  # a deal with a match
         seed += 1
-        game = new_game(seed, Rules())
-    coin = new_game(seed, Rules(tie=1))
-    over = new_game(seed, Rules())
+        game = new_game(seed, GridRules())
+    coin = new_game(seed, GridRules(tie=1))
+    over = new_game(seed, GridRules())
     over._end(over.clock, 2, 2)  # any finished game
-    stuck = Game(Rules(deadlock=1 << 27, stuck=100, deal=50))
+    stuck = GridGame(GridRules(deadlock=DEADLOCK_MAX, stuck=100, deal=50))
     stuck.sink = Counter().event
     stuck.set_deck(no_match_deck())
     stuck.start(0)
@@ -138,7 +140,7 @@ def game_drivers():
     """Three games set up to be played whole (different rules)."""
     drivers = []
     for seed in (1, 2, 3):
-        g = Game(Rules(tie=seed & 1, rutter=seed == 3))
+        g = GridGame(GridRules(tie=seed & 1, rutter=seed == 3))
         g.sink = Counter().event
         g.shuffle(seed)
         g.start(0)

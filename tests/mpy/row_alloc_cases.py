@@ -6,11 +6,12 @@ each one meaningful (the illegal press comes before the presses it locks).
 ``RowDriver`` plays whole games with small ints only, streaming a log line per press.
 """
 
-from engine.game import OVER, PLAY
-from engine.log import LogWriter
+from engine.family import OVER, PLAY
+from engine.family_rules import DEADLOCK_MAX  # the longest stuck run: these games cycle through it
+from engine.logwriter import LogWriter
 from engine.rng import Rng
 from engine.row import RowGame
-from engine.rowrules import RowRules
+from engine.row_rules import RowRules
 
 
 class Counter:
@@ -184,12 +185,12 @@ def cases():
         cpile += 1
     over = new_game(1, RowRules())
     over._end(over.clock, 2, 2)  # any finished game
-    stuck_all = RowGame(RowRules(deadlock=1 << 27, stuck=100, deal=50))
+    stuck_all = RowGame(RowRules(deadlock=DEADLOCK_MAX, stuck=100, deal=50))
     stuck_all.sink = Counter().event
     stuck_all.set_deck(no_match_deck())
     stuck_all.start(0)
     stuck_all.advance(50)
-    stuck_two = RowGame(RowRules(deadlock=1 << 27, stuck=100, deal=50, redeal=1))
+    stuck_two = RowGame(RowRules(deadlock=DEADLOCK_MAX, stuck=100, deal=50, redeal=1))
     stuck_two.sink = Counter().event
     stuck_two.set_deck(no_match_two_deck())
     stuck_two.start(0)

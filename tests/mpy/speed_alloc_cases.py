@@ -7,10 +7,11 @@ each one meaningful (the illegal play comes before the presses it locks).
 """
 
 from engine.cards import parse_card
-from engine.game import OVER, PLAY
-from engine.log import LogWriter
+from engine.family import OVER, PLAY
+from engine.family_rules import DEADLOCK_MAX  # the longest stuck run: these games cycle through it
+from engine.logwriter import LogWriter
 from engine.rng import Rng
-from engine.speedrules import SpeedRules
+from engine.speed_rules import SpeedRules
 from engine.speed import SpeedGame
 
 
@@ -129,7 +130,7 @@ def _tie_game(seed, rules):
 
 
 def stuck_game(remake):
-    game = SpeedGame(SpeedRules(deadlock=1 << 27, stuck=100, deal=50, remake=remake))
+    game = SpeedGame(SpeedRules(deadlock=DEADLOCK_MAX, stuck=100, deal=50, remake=remake))
     game.sink = Counter().event
     game.set_deck(stuck_deck())
     game.start(0)

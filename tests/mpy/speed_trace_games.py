@@ -6,7 +6,7 @@ proves the generator, the shuffle, the Speed rules (turns, both remakes, coins,
 points) and the trace format agree card for card.
 """
 
-from engine.game import OVER
+from engine.family import OVER
 from engine.log import LogReader
 from engine.rng import Rng
 from engine.speed import SpeedGame

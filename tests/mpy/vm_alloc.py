@@ -8,8 +8,9 @@ Set-up (Game, Rules, LogWriter, the deck) happens before any measurement.
 
 from mpyharness import Report, measure, locked
 from alloc_cases import Driver, cases, game_drivers
-from engine.game import Game, OVER, STUCK
-from engine.log import LogWriter
+from engine.family import OVER, STUCK
+from engine.grid import GridGame
+from engine.logwriter import LogWriter
 
 report = Report("vm_alloc")
 rows, stuck = cases()
@@ -24,7 +25,7 @@ for d in game_drivers():
     report.check(g.phase == OVER, "a whole game ended (%d deals, %d covers)" % (g.deals, g.covers[0] + g.covers[1]))
     report.check(used == 0, "a whole game allocates 0 bytes", "(%s bytes)" % used)
 
-g = Game()
+g = GridGame()
 g.shuffle(99)
 g.start(0)
 d = Driver(g, 99)

@@ -15,15 +15,17 @@ import gc
 
 from mpyharness import Report, measure
 
-from engine.bot import BEGINNER, EXPERT, NORMAL, PERFECT, Bot
-from engine.game import OVER, Game
+from engine.family_bot import BEGINNER, EXPERT, NORMAL, PERFECT
+from engine.grid_bot import GridBot
+from engine.family import OVER
+from engine.grid import GridGame
 from engine.row import RowGame
-from engine.rowbot import RowBot
-from engine.rowrules import RowRules
-from engine.rules import Rules
+from engine.row_bot import RowBot
+from engine.row_rules import RowRules
+from engine.grid_rules import GridRules
 from engine.speed import SpeedGame
-from engine.speedbot import SpeedBot
-from engine.speedrules import SpeedRules
+from engine.speed_bot import SpeedBot
+from engine.speed_rules import SpeedRules
 from engine.ticks import ticks_add
 
 
@@ -77,8 +79,8 @@ class Driver:
 
 # Each game with its bot, and for each a level pairing and rules (variations too).
 CASES = (
-    ("2x4", Game, Bot, ((NORMAL, NORMAL, 120000, Rules()), (EXPERT, BEGINNER, 60000, Rules()),
-                        (PERFECT, PERFECT, 30000, Rules()))),
+    ("2x4", GridGame, GridBot, ((NORMAL, NORMAL, 120000, GridRules()), (EXPERT, BEGINNER, 60000, GridRules()),
+                        (PERFECT, PERFECT, 30000, GridRules()))),
     ("row", RowGame, RowBot, ((NORMAL, NORMAL, 120000, RowRules()),
                               (EXPERT, BEGINNER, 60000, RowRules(match=1, piles=6)),
                               (PERFECT, PERFECT, 30000, RowRules(match=2, piles=3, redeal=1)))),

@@ -1,6 +1,6 @@
 # vm-timeout: 120
 # vm-dirs: engine hw tests
-"""Proves in MicroPython that the button test mode (hw.button_test) keeps frames at 0 bytes,
+"""Proves in MicroPython that the button test mode (hw.views.button_check) keeps frames at 0 bytes,
 console lines included.
 
 The real firmware is built as ``code.py`` does (``hw.main.build``, with the fakes of
@@ -26,10 +26,10 @@ import supervisor  # noqa: E402  (the fakes)
 from mpyharness import Report  # noqa: E402
 
 from engine.ticks import ticks_add  # noqa: E402
-from hw.app import BUTTONS, MENU, TITLE  # noqa: E402
+from hw.app.modes import BUTTONS, MENU, TITLE
 from hw.main import build  # noqa: E402
 from hw.menu import BUTTON_TEST  # noqa: E402
-from hw.profiles import KEY_START  # noqa: E402
+from hw.board.profiles import KEY_START  # noqa: E402
 
 report = Report("vm_button_test_alloc")
 profile, app = build(getenv={"CSPEED_ATTRACT_S": "0"}.get, seed=5)
@@ -113,7 +113,7 @@ report.check(app.button_view.help.text.startswith("Keep holding START"),
              "the countdown is shown")
 frames(1000)  # 2 s of START held
 report.check(app.mode == MENU and app.button_test is None, "START held 2 s went back to the menu")
-report.check("hw.button_view" not in sys.modules and "hw.button_test" not in sys.modules,
+report.check("hw.views.button_view" not in sys.modules and "hw.views.button_check" not in sys.modules,
              "the mode's modules were dropped")
 events.push(KEY_START, False, state[0])
 frames(10)

@@ -28,7 +28,7 @@ resizes, a ``terminalio.FONT`` with real glyphs; Bitmaps as big as the real ones
 Their per-frame setters store ints, as the native ones do. The firmware imports no
 Python library besides its own ``engine/`` and ``hw/`` (this script checks that
 ``adafruit_display_text`` and ``adafruit_displayio_layout`` were never imported):
-all text is glyph tiles (``hw.text``), so a changing pack count, score or message is
+all text is glyph tiles (``hw.draw.text``), so a changing pack count, score or message is
 a tile index, never a rendered label. So the proof covers everything a frame runs
 in Python on a board. Set-up moments are allowed to allocate and are reported as
 "info" lines with their bytes: building a screen (one at a time: title, menu,
@@ -49,12 +49,12 @@ import usb_cdc  # noqa: E402
 
 from mpyharness import Report, locked, measure  # noqa: E402
 
-from engine.game import PLAY  # noqa: E402
+from engine.family import PLAY
 from engine.ticks import ticks_add  # noqa: E402
-from hw.app import DONE, GAME, MENU, READY, TITLE  # noqa: E402
+from hw.app.modes import DONE, GAME, MENU, READY, TITLE
 from hw.main import build  # noqa: E402
-from hw.pads import position  # noqa: E402
-from hw.profiles import KEY_START  # noqa: E402
+from hw.board.pads import position  # noqa: E402
+from hw.board.profiles import KEY_START  # noqa: E402
 
 FRAME_MS = 2  # one loop every 2 ms (the scan interval)
 JUDGE_FRAMES = 40  # frames between two scripted presses (80 ms)
@@ -290,7 +290,7 @@ r.check(app.table.locked[0] == 0, "the lock ended")
 held("(b) B presses a position that is not coverable, judged", dev.press_judged, (1, False))
 dev.run(300)  # B's lock ends
 
-# Feedback (hw.feedback): a tie's flash and notes, a locked press's note.
+# Feedback (hw.app.feedback): a tie's flash and notes, a locked press's note.
 pos = dev.pick(True)
 ties = game.ties
 for seat in range(2):

@@ -5,7 +5,7 @@ their own line, CRLF accepted, the line cap and the short errors: one reading on
 every interpreter. Run: node tests/mpy/vm.mjs tests/mpy/vm_log_reader.py
 """
 
-from engine.game import Game
+from engine.grid import GridGame
 from engine.log import LINE_MAX, LogError, LogReader
 from mpyharness import Report
 
@@ -14,7 +14,7 @@ r = Report("vm_log_reader")
 
 def outcome(lines):
     """(line number of the error or 0, reason or '') after feeding ``lines``."""
-    reader = LogReader(Game())
+    reader = LogReader(GridGame())
     try:
         for line in lines:
             reader.feed(line)

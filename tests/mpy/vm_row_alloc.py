@@ -8,8 +8,8 @@ Set-up (RowGame, RowRules, LogWriter, the decks) happens before any measurement.
 
 from mpyharness import Report, measure, locked
 from row_alloc_cases import RowDriver, cases, game_drivers
-from engine.game import DEALING, OVER, STUCK
-from engine.log import LogWriter
+from engine.family import DEALING, OVER, STUCK
+from engine.logwriter import LogWriter
 from engine.row import RowGame
 
 report = Report("vm_row_alloc")

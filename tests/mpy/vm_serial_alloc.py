@@ -2,7 +2,7 @@
 # vm-dirs: engine hw tests
 """Proves that the match log allocates nothing per line, even when writes come back short.
 
-hw.serial_log.MatchLog keeps what a short write did not send in one preallocated
+hw.board.serial_log.MatchLog keeps what a short write did not send in one preallocated
 buffer and sends it on later frames (``pump``). Here a port that takes only a few
 bytes per call (as CircuitPython's usb_cdc write can, even while the host reads)
 and one that stops taking bytes altogether are driven for many frames; every press
@@ -12,7 +12,7 @@ with the collector off, and heap_lock).
 
 from mpyharness import Report, locked, measure
 
-from hw.serial_log import HOST_GONE_MS, MatchLog
+from hw.board.serial_log import HOST_GONE_MS, MatchLog
 
 
 class SlowPort:

@@ -2,7 +2,7 @@
 heap_lock traps allocation, and measure()/locked() tell allocating code from
 allocation-free code.
 
-Run: node tests/mpy/vm.mjs tests/mpy/vm_smoke.py, or python tests/cpvm.py
+Run: node tests/mpy/vm.mjs tests/mpy/vm_smoke.py, or python tests/mpy/cpvm.py
 tests/mpy/vm_smoke.py (pytest runs both via test_micropython.py)
 """
 

@@ -8,8 +8,8 @@ Set-up (SpeedGame, SpeedRules, LogWriter, the decks) happens before any measurem
 
 from mpyharness import Report, measure, locked
 from speed_alloc_cases import SpeedDriver, cases, game_drivers
-from engine.game import DEALING, OVER, STUCK
-from engine.log import LogWriter
+from engine.family import DEALING, OVER, STUCK
+from engine.logwriter import LogWriter
 from engine.speed import SpeedGame
 
 report = Report("vm_speed_alloc")

@@ -4,7 +4,7 @@
 
 As ``vm_firmware_alloc.py`` (the real firmware built by ``hw.main.build`` on the fakes
 of ``tests/mpy/fakecp``, ``App.step`` frame by frame, key events scripted into the
-scanner's queue), with Speed remembered in the record (``hw.games.SpeedKind`` in the
+scanner's queue), with Speed remembered in the record (``hw.games.speed`` in the
 heap from boot): idle title and menu frames, the Speed demo (CPU vs CPU), a
 two-player Speed match whose frames read card presses (played at once, or selected),
 pile presses (played, illegal: the lock), CANCEL and presses that play nothing, and a
@@ -24,20 +24,20 @@ import microcontroller  # noqa: E402
 from mpyharness import Report, locked, measure  # noqa: E402
 
 from engine.cards import NO_CARD  # noqa: E402
-from engine.game import PLAY  # noqa: E402
+from engine.family import PLAY
 from engine.ticks import ticks_add  # noqa: E402
-from hw.app import DONE, GAME, MENU, READY, TITLE  # noqa: E402
-from hw.games import SPEED, SpeedKind  # noqa: E402
+from hw.app.modes import DONE, GAME, MENU, READY, TITLE
+from hw.games import index_of  # noqa: E402
 from hw.menu import Menu  # noqa: E402
-from hw.profiles import KEY_START  # noqa: E402
-from hw.speed_keys import CANCEL, pile_button, slot_button  # noqa: E402
+from hw.board.profiles import KEY_START  # noqa: E402
+from hw.games.speed.keys import CANCEL, pile_button, slot_button  # noqa: E402
 
 FRAME_MS = 2
 START_T = (1 << 29) - 40000
 
 microcontroller.nvm = microcontroller.ByteArray(4096)  # a Pico's: the record fits
 menu = Menu(("beginner", "normal", "expert"))  # the record a Speed match leaves
-menu.more[0] = SPEED
+menu.choose(index_of("speed"))
 menu.save(microcontroller.nvm)
 menu = None
 
@@ -145,7 +145,7 @@ def play(rounds, until=-1):
     return app.mode == until
 
 
-r.check(app.kind is SpeedKind and app.game.GAME == "speed" and app.mode == TITLE,
+r.check(app.kind.KEY == "speed" and app.game.GAME == "speed" and app.mode == TITLE,
         "Speed remembered in the record: its engine built at boot, title shown")
 run(5)
 frames("title, idle (Speed in the heap)", run, (3000,))

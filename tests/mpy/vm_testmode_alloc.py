@@ -1,6 +1,6 @@
 # vm-timeout: 120
 # vm-dirs: engine hw tests
-"""Proves in MicroPython that the key test mode (hw.testmode) keeps frames at 0 bytes.
+"""Proves in MicroPython that the key test mode (hw.board.hil_keys) keeps frames at 0 bytes.
 
 The real firmware is built as ``code.py`` does (``hw.main.build``, with the fakes of
 ``tests/mpy/fakecp``), so ``Buttons.read`` polls the data port (then its ``KeyInjector``)
@@ -24,7 +24,7 @@ import usb_cdc  # noqa: E402
 from mpyharness import Report  # noqa: E402
 
 from engine.ticks import ticks_add  # noqa: E402
-from hw.app import MENU, TITLE  # noqa: E402
+from hw.app.modes import MENU, TITLE
 from hw.main import build  # noqa: E402
 
 HELLO = b"CSPEED TEST 1\n"
@@ -73,7 +73,7 @@ frames(50)
 report.check(app.mode == TITLE, "the title is up")
 report.free("idle title frames, test mode off (x20)", frames, 20)
 port.forget()
-hello()  # the first bytes: hw.testmode is imported and the injector made (allocates)
+hello()  # the first bytes: hw.board.hil_keys is imported and the injector made (allocates)
 injector = app.buttons.injector
 report.free("a frame that reads the test-mode command again", hello)
 report.check(injector.on and b"# test mode on" in port.text(), "test mode on, answered")

@@ -1,6 +1,6 @@
 """Desktop stand-ins for the CircuitPython-only modules the firmware imports.
 
-For tests now and the desktop emulator later. :func:`install` puts them in
+For the tests and the desktop emulator. :func:`install` puts them in
 ``sys.modules`` under their CircuitPython names, after importing Blinka's real
 ``displayio`` (``adafruit-blinka-displayio``; it must come before ``vectorio``), so
 the firmware runs unchanged on CPython with real displayio drawing:

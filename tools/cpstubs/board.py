@@ -5,7 +5,7 @@
 usual Feather names (``A0``..``A5``, ``D0``..``D13``, ``SCK``, ``MOSI``, ...).
 """
 
-from tools.cpstubs.microcontroller import Pin
+from tools.cpstubs.microcontroller import Pin, release_all
 
 board_id = "raspberry_pi_pico"
 
@@ -18,9 +18,12 @@ del _name
 
 
 def configure(new_board_id, display=None):
-    """Set ``board_id`` and ``DISPLAY`` (None: the board has no built-in display)."""
+    """Set ``board_id`` and ``DISPLAY`` (None: the board has no built-in display).
+
+    A power-on: every pin is free again."""
     global board_id
     board_id = new_board_id
+    release_all()
     if display is None:
         globals().pop("DISPLAY", None)
     else:

@@ -1,16 +1,21 @@
 """Stand-in for ``busio``: an ``SPI`` bus that records its pins and does nothing, and an
-``I2C`` bus that talks to the device models attached to its pins (``attach``)."""
+``I2C`` bus that talks to the device models attached to its pins (``attach``). Both
+take their pins until ``deinit`` (``microcontroller.claim``)."""
+
+from tools.cpstubs.microcontroller import claim, release
 
 
 class SPI:
     """An inert SPI bus."""
 
     def __init__(self, clock, MOSI=None, MISO=None, half_duplex=False):  # noqa: N803
+        claim(clock, MOSI, MISO)
         self.clock = clock
         self.MOSI = MOSI
         self.MISO = MISO
         self.frequency = 0
         self._locked = False
+        self._deinited = False
 
     def try_lock(self):
         """Take the bus."""
@@ -31,7 +36,10 @@ class SPI:
         """Send nowhere."""
 
     def deinit(self):
-        """Nothing to free."""
+        """Free the pins."""
+        if not self._deinited:
+            self._deinited = True
+            release(self.clock, self.MOSI, self.MISO)
 
 
 # --------------------------------------------------------------------------- I2C
@@ -65,9 +73,12 @@ class I2C:
     def __init__(self, scl, sda, *, frequency=100000, timeout=255):
         if frequency > 1000000:
             raise ValueError("frequency must be 1000000 or less")
+        claim(scl, sda)
         self._devices = _BUSES.get((scl.name, sda.name))
         if not self._devices:
+            release(scl, sda)
             raise RuntimeError("No pull up found on SDA or SCL; check your wiring")
+        self.pins = (scl, sda)
         self.frequency = frequency
         self._locked = False
         self._deinited = False
@@ -85,6 +96,8 @@ class I2C:
 
     def deinit(self):
         """Free the pins."""
+        if not self._deinited:
+            release(*self.pins)
         self._deinited = True
 
     def _device(self, address):

@@ -2,10 +2,13 @@
 
 A subclass of Blinka's ``FourWire`` (so Blinka's ``busdisplay`` accepts it, and with
 it the real ``adafruit_ili9341``/``adafruit_st7789`` drivers) that takes the same
-arguments as CircuitPython's but touches no pins: it only counts the bytes sent.
+arguments as CircuitPython's and takes its pins as a board does (until
+``displayio.release_displays()``), but drives none: it only counts the bytes sent.
 """
 
 from displayio._displaycore import FourWire as _BlinkaFourWire
+
+from tools.cpstubs.microcontroller import claim, release
 
 
 class FourWire(_BlinkaFourWire):
@@ -19,6 +22,9 @@ class FourWire(_BlinkaFourWire):
 
     def __init__(self, spi_bus, *, command=None, chip_select=None, reset=None,
                  baudrate=24000000, polarity=0, phase=0):  # pylint: disable=super-init-not-called
+        import displayio
+
+        claim(command, chip_select, reset)
         self.spi_bus = spi_bus
         self.command = command
         self.chip_select = chip_select
@@ -26,6 +32,8 @@ class FourWire(_BlinkaFourWire):
         self.baudrate = baudrate
         self.bytes_sent = 0
         self._in_transaction = False
+        self._deinited = False
+        displayio.display_buses.append(self)  # release_displays() frees its pins
 
     def reset(self):
         """Pulse reset (nothing to do)."""
@@ -51,4 +59,8 @@ class FourWire(_BlinkaFourWire):
         pass
 
     def deinit(self):
-        """Release the bus (nothing to do)."""
+        """Free the command, chip-select and reset pins (not the SPI bus: as on a board,
+        ``displayio.release_displays()`` leaves the code's own ``busio.SPI`` taken)."""
+        if not self._deinited:
+            self._deinited = True
+            release(self.command, self.chip_select, self.reset_pin)

@@ -30,7 +30,7 @@ counter settles on "pressed" silently) until ``reset()`` or until it is released
 from collections import deque
 
 from tools.cpstubs import supervisor
-from tools.cpstubs.microcontroller import Pin
+from tools.cpstubs.microcontroller import Pin, claim, release
 
 scanners = []
 held_at_start = set()  # key numbers held down when a scanner is made (power-on)
@@ -289,9 +289,11 @@ class _Scanner:
     # ------------------------------------------------------------- the pins
 
     def deinit(self):
-        """Stop scanning."""
+        """Stop scanning and free the pins."""
         if self in scanners:
             scanners.remove(self)
+        release(*getattr(self, "_claimed_pins", ()))
+        self._claimed_pins = ()
 
     def __enter__(self):
         return self
@@ -357,6 +359,8 @@ class Keys(_Scanner):
             raise TypeError("value_when_pressed must be a bool")
         self.value_when_pressed = value_when_pressed
         self.pull = pull
+        claim(*self.pins)
+        self._claimed_pins = self.pins
         super().__init__(len(self.pins), interval, max_events, debounce_threshold)
 
 
@@ -372,6 +376,8 @@ class KeyMatrix(_Scanner):
         self.row_pins = _pins(row_pins, "row_pins")
         self.column_pins = _pins(column_pins, "column_pins")
         self.columns_to_anodes = columns_to_anodes
+        claim(*(self.row_pins + self.column_pins))
+        self._claimed_pins = self.row_pins + self.column_pins
         super().__init__(len(self.row_pins) * len(self.column_pins), interval, max_events,
                          debounce_threshold)
 

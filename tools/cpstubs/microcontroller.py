@@ -21,6 +21,42 @@ class Pin:
         return "board.%s" % self.name
 
 
+# Pins taken by a bus, a PWM, a key scanner or a display bus, until its deinit: as on
+# a board, taking one already taken raises ``ValueError("GP18 in use")``
+# (``shared-bindings/microcontroller/Pin.c``, ``validate_obj_is_free_pin``). Note that
+# ``displayio.release_displays()`` frees a ``FourWire``'s own pins, never the ``SPI``
+# bus the code made for it.
+# A pin is known by its name, as a board's pins are singletons: keying by ``id`` would
+# let a new object take the address (and so the claim) of one the collector freed.
+_claimed = set()
+
+
+def _key(pin):
+    return getattr(pin, "name", None) or id(pin)
+
+
+def claim(*pins):
+    """Take ``pins`` (None skipped); ``ValueError`` naming the first one already taken."""
+    pins = [p for p in pins if p is not None]
+    for pin in pins:
+        if _key(pin) in _claimed:
+            raise ValueError("%s in use" % getattr(pin, "name", pin))
+    for pin in pins:
+        _claimed.add(_key(pin))
+
+
+def release(*pins):
+    """Free ``pins`` (None skipped)."""
+    for pin in pins:
+        if pin is not None:
+            _claimed.discard(_key(pin))
+
+
+def release_all():
+    """Free every pin (a power-on: ``board.configure``)."""
+    _claimed.clear()
+
+
 class _Processor:
     uid = bytes(range(8))
     frequency = 125000000

@@ -1,10 +1,13 @@
 """Stand-in for ``pwmio``: a ``PWMOut`` that records every tone it is asked for."""
 
+from tools.cpstubs.microcontroller import claim, release
+
 
 class PWMOut:
     """An inert PWM output; ``history`` lists ``(frequency, duty_cycle)`` changes."""
 
     def __init__(self, pin, *, duty_cycle=0, frequency=500, variable_frequency=False):
+        claim(pin)
         self.pin = pin
         self._duty = duty_cycle
         self._frequency = frequency
@@ -35,4 +38,5 @@ class PWMOut:
         self._frequency = value
 
     def deinit(self):
-        """Nothing to free."""
+        """Free the pin."""
+        release(self.pin)

@@ -4,8 +4,8 @@ Implementation Notes
 --------------------
 
 Every bad argument is one line on stderr and exit status 2, found before the
-firmware runs: a panel size the firmware does not lay out, ``--seconds`` that is not
-a finite number >= 0, an output (``--log``, ``--trace``, ``--frames``, ``--gif``,
+firmware runs: a panel size the firmware does not lay out, a number outside its
+range (``tools.cli``: ``--seconds inf``, ``--until -5``), an output (``--log``, ``--trace``, ``--frames``, ``--gif``,
 ``--screenshot``) that cannot be written, a script that is not UTF-8 or spans more
 than ``script.SPAN_LIMIT_MS``.
 
@@ -19,16 +19,22 @@ the two never overwrite each other.
 Saved menu choices (``--nvm``, default ``nvm.default_path()``) are used only by an
 interactive window session without a script: a scripted or headless run starts from
 the firmware's defaults, so it gives the same log whoever played before, unless
-``--nvm PATH`` asks for a file.
+``--nvm PATH`` asks for a file. ``--game KEY`` (``hw.games``' keys) makes KEY the
+menu's chosen game in that nvm, as a saved choice would (as ``tools.picosim --game``).
+
+``--log FILE`` is written anew by each run (one run, one serial stream), so running a
+documented example twice replays the same.
 """
 
-import argparse
-import math
 import os
 import shutil
+import signal
 import socket
 import sys
 import tempfile
+
+from hw import games
+from tools import cli
 
 PLAY_DIR = os.path.join("build", "emulator-play")  # make play without a display
 DEMO_DIR = os.path.join("build", "emulator-demo")  # --demo (headless)
@@ -37,6 +43,7 @@ HEADLESS_DEFAULT_MS = 10000  # headless, no script: how long to run
 SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last key
 SIZES = ("320x240", "240x240", "240x135")  # the panels the firmware lays out
 BUTTON_TEST_HOLD_MS = 1500  # --button-test: START held this long from power-on
+NVM_SIZE = 4096  # microcontroller.nvm on a Pico (tools.emulate.nvm.FileNVM's default)
 
 
 class UsageError(Exception):
@@ -96,9 +103,9 @@ def no_display():
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m tools.emulate",
-                                description="Run the unchanged firmware (code.py) on the desktop.")
-    p.add_argument("--scale", type=int, choices=(1, 2, 3), default=2,
+    p = cli.Parser("tools.emulate", prog="python -m tools.emulate",
+                   description="Run the unchanged firmware (code.py) on the desktop.")
+    p.add_argument("--scale", type=cli.whole(1, 3), default=2,
                    help="window pixels per panel pixel (1 = pixel exact; default 2)")
     p.add_argument("--size", default="320x240",
                    help="panel WxH: 320x240 (ILI9341), 240x240, 240x135 (default 320x240)")
@@ -114,10 +121,16 @@ def parse_args(argv):
     p.add_argument("--frames", metavar="DIR", help="write a PNG whenever the screen changes")
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames at the end")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the screen at the end")
+    p.add_argument("--window-shot", metavar="PATH",
+                   help="write a PNG of the window at the end: the screen at --scale with the"
+                        " key legend under it (headless too)")
     length = p.add_mutually_exclusive_group()
-    length.add_argument("--until", type=int, metavar="MS", help="stop after MS ms of emulated time")
-    length.add_argument("--seconds", type=float, help="stop after this many seconds")
-    p.add_argument("--log", metavar="FILE", help="also append the serial stream (match logs) to FILE")
+    length.add_argument("--until", type=cli.whole(0, cli.SECONDS_MAX * 1000, "ms"), metavar="MS",
+                        help="stop after MS ms of emulated time")
+    length.add_argument("--seconds", type=cli.seconds(), metavar="S",
+                        help="stop after S seconds")
+    p.add_argument("--log", metavar="FILE",
+                   help="also write the serial stream (match logs) to FILE (anew each run)")
     p.add_argument("--trace", metavar="FILE", help="write the engine's live trace (JSON lines)")
     p.add_argument("--nvm", metavar="PATH",
                    help="file for microcontroller.nvm (default ~/.cache/california-speed/nvm.bin;"
@@ -125,11 +138,14 @@ def parse_args(argv):
     p.add_argument("--fram", metavar="PATH",
                    help="fit the optional record FRAM (an MB85RC256V on GP27/GP26), its 32 KB"
                         " kept in PATH: the record lives there instead of nvm")
-    p.add_argument("--seed", type=int, help="seed the firmware's shuffles (default: os.urandom)")
+    p.add_argument("--seed", type=cli.SEED, help="seed the firmware's shuffles (default: os.urandom)")
+    p.add_argument("--game", choices=[key for key, _ in games.GAMES],
+                   help="start with this game chosen in the menu (a saved choice in the nvm;"
+                        " attract mode then demos it)")
     p.add_argument("--button-test", action="store_true",
                    help="hold START at power-on for %d ms: the firmware opens its button test"
                         " mode" % BUTTON_TEST_HOLD_MS)
-    p.add_argument("--start-ticks", type=int, metavar="T",
+    p.add_argument("--start-ticks", type=cli.whole(0, (1 << 29) - 1), metavar="T",
                    help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
     args = p.parse_args(argv)
     if args.size.lower() not in SIZES:
@@ -137,52 +153,43 @@ def parse_args(argv):
                          % (", ".join(SIZES), args.size[:20]))
     args.width, args.height = (int(v) for v in args.size.lower().split("x"))
     if args.seconds is not None:
-        if not math.isfinite(args.seconds) or not 0 <= args.seconds < 1e9:
-            raise UsageError("--seconds must be a finite number of seconds >= 0, not %s"
-                             % args.seconds)
         args.until = int(args.seconds * 1000)
-    if args.until is not None and args.until < 0:
-        raise UsageError("--until must be >= 0 ms")
     return args
 
 
 def check_outputs(args):
     """Raise ``UsageError`` if an output path cannot be written (nothing left behind)."""
-    files = [("--log", args.log), ("--trace", args.trace), ("--gif", args.gif),
-             ("--screenshot", args.screenshot)]
-    for option, path in files:
-        if not path:
-            continue
-        try:
-            folder = os.path.dirname(os.path.abspath(path))
-            if os.path.exists(folder) and not os.path.isdir(folder):
-                raise UsageError("cannot write %s %s: %s is not a folder" % (option, path, folder))
-            os.makedirs(folder, exist_ok=True)
-            existed = os.path.exists(path)
-            with open(path, "ab"):
-                pass
-            if not existed:
-                os.remove(path)
-        except OSError as err:
-            raise UsageError("cannot write %s %s: %s" % (option, path, err.strerror or err)) from None
-    if args.frames:
-        try:
-            os.makedirs(args.frames, exist_ok=True)
-            probe = os.path.join(args.frames, ".probe-%d" % os.getpid())
-            with open(probe, "wb"):
-                pass
-            os.remove(probe)
-        except OSError as err:
-            raise UsageError("cannot write --frames %s: %s"
-                             % (args.frames, err.strerror or err)) from None
+    from tools.emulate.fram import SIZE as FRAM_SIZE
+
+    try:
+        for option, path in (("--log", args.log), ("--trace", args.trace)):
+            if path:
+                cli.output_file(option, path)
+        if args.gif:
+            cli.output_file("--gif", args.gif, suffixes=(".gif",))
+        for option, path in (("--screenshot", args.screenshot),
+                             ("--window-shot", args.window_shot)):
+            if path:
+                cli.output_file(option, path, suffixes=(".png",))
+        if args.frames:
+            cli.output_folder("--frames", args.frames)
+        if args.nvm and args.nvm != "none":
+            cli.output_file("--nvm", args.nvm, size_max=NVM_SIZE, read_too=True)
+        if args.fram:
+            cli.output_file("--fram", args.fram, size_max=FRAM_SIZE, read_too=True)
+    except cli.OutputError as err:
+        raise UsageError(str(err)) from None
 
 
 def main(argv=None):
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except UsageError as err:
-        print("tools.emulate: %s" % err, file=sys.stderr)
-        return 2
+        return cli.fail("tools.emulate", err)
+    except OSError as err:  # a file that vanished or filled up after the checks
+        name = getattr(err, "filename", None)
+        return cli.fail("tools.emulate", "cannot write %s: %s" % (name, cli.why(err)) if name
+                        else cli.why(err))
 
 
 def _main(argv):
@@ -231,10 +238,7 @@ def _demo_outputs(args, folder):
     args.frames = args.frames or os.path.join(folder, "frames")
     args.gif = args.gif or os.path.join(folder, "demo.gif")
     args.screenshot = args.screenshot or os.path.join(folder, "last.png")
-    if not args.log:
-        args.log = os.path.join(folder, "match.log")
-        if os.path.exists(args.log):
-            os.remove(args.log)  # --log appends; a demo's log is its own
+    args.log = args.log or os.path.join(folder, "match.log")
     if os.path.isdir(args.frames):
         for name in os.listdir(args.frames):  # frames of an earlier demo
             if name.startswith("frame_") and name.endswith(".png"):
@@ -251,7 +255,7 @@ def _run(args, demo, keep_frames=True):
     """Load the script, run the firmware, write and list the outputs; exit status."""
     from tools.emulate import script as scripts
     from tools.emulate.demo import attract_seconds, make_gif
-    from tools.emulate.keys import HELP_LINES
+    from tools.emulate.keys import HELP_LINES, legend_lines
     from tools.emulate.main import Emulator
     from tools.emulate.nvm import default_path
 
@@ -276,12 +280,13 @@ def _run(args, demo, keep_frames=True):
     if nvm == "none":
         nvm = None
     if events and args.nvm is None:
-        print("menu: the firmware's defaults (a scripted run ignores saved choices;"
-              " --nvm PATH uses a file)")
+        print("menu: the firmware's defaults%s (a scripted run ignores saved choices;"
+              " --nvm PATH uses a file)"
+              % (", game %s" % games.NAMES[games.index_of(args.game)] if args.game else ""))
 
     emu = Emulator(width=args.width, height=args.height, scale=args.scale,
                    virtual=args.headless, seed=args.seed, start=args.start_ticks,
-                   nvm_path=nvm, fram_path=args.fram, log_path=args.log,
+                   nvm_path=nvm, fram_path=args.fram, log_path=args.log, game=args.game,
                    frames_dir=args.frames, until_ms=until, trace_path=args.trace,
                    hold_start_ms=BUTTON_TEST_HOLD_MS if args.button_test else None)
     emu.add_script(events)
@@ -289,41 +294,82 @@ def _run(args, demo, keep_frames=True):
         seconds = attract_seconds()
         if seconds:
             print("demo: attract mode (CPU vs CPU) starts after %d s on the title" % seconds)
+        elif seconds is None:
+            print("demo: CSPEED_ATTRACT_S is not a number the firmware takes: it will say so")
         else:
             print("demo: CSPEED_ATTRACT_S=0 turns attract mode off: nothing will play")
         emu.every_loop.append(_stop_after_match)
-    print("usb_cdc.data (the match log) is %s\n"
-          "  watch it:  %s -m serial.tools.miniterm %s\n"
-          "  replay it: save it to a file, then tools/replay FILE"
-          % (emu.port.path, _interpreter(), emu.port.path), flush=True)
+    print(_port_lines(emu.port.path, args.headless, args.log), flush=True)
     if not args.headless:
         print("\n".join(HELP_LINES[2:]), flush=True)
+
+    def terminate(signum, frame):  # SIGTERM ends the run as Esc does, at the next turn
+        emu.terminated = True
+
+    old_handler = signal.signal(signal.SIGTERM, terminate)
     try:
         emu.run()
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGTERM, old_handler)
         if args.screenshot:
-            emu.display.save(args.screenshot)
+            try:
+                emu.display.save(args.screenshot)
+            except OSError as err:
+                emu.output_failed("--screenshot", args.screenshot, err)
+        if args.window_shot:
+            try:
+                emu.display.save_window(args.window_shot, legend_lines())
+            except OSError as err:
+                emu.output_failed("--window-shot", args.window_shot, err)
         emu.close()
+    if emu.failure:
+        return cli.fail("tools.emulate", emu.failure)
+    status = 0
+    if emu.stopped is not None:
+        status = cli.fail("tools.emulate", "the firmware stopped on its error screen: %s"
+                          % emu.stopped, 1)
     print("ran %.1f s of emulated time (ticks %d .. %d), %d loops"
           % (emu.elapsed() / 1000, emu.clock.start, emu.now, emu.loops))
     if args.frames and keep_frames:
         print("frames: %d PNGs in %s" % (len(emu.frames), args.frames))
     if args.gif and emu.frames:
-        print("animated GIF: %s (%d frames)" % (make_gif(emu.frames, args.gif), len(emu.frames)))
+        try:
+            print("animated GIF: %s (%d frames)" % (make_gif(emu.frames, args.gif),
+                                                    len(emu.frames)))
+        except OSError as err:
+            return cli.fail("tools.emulate", "cannot write --gif %s: %s" % (args.gif, cli.why(err)))
     elif args.gif:
         print("animated GIF: not written (nothing was drawn)")
     if args.screenshot:
         print("screenshot: %s" % args.screenshot)
+    if args.window_shot:
+        print("window: %s" % args.window_shot)
     if args.log:
         print("serial log: %s  (tools/replay %s)" % (args.log, args.log))
-    return 0
+    return status
+
+
+def _port_lines(pty, headless, log):
+    """Where the match log goes. Headless, time is virtual: the run is over before a
+    person could open the pty, so only the file (if any) is named."""
+    if headless:
+        if log:
+            return "usb_cdc.data (the match log) goes to %s" % log
+        return "usb_cdc.data (the match log): not kept (headless: add --log FILE to keep it)"
+    lines = ["usb_cdc.data (the match log) is %s" % pty,
+             "  watch it:  %s -m serial.tools.miniterm %s" % (_interpreter(), pty)]
+    if log:
+        lines.append("  and it is written to %s (tools/replay %s)" % (log, log))
+    else:
+        lines.append("  replay it: save it to a file (or run with --log FILE), then tools/replay FILE")
+    return "\n".join(lines)
 
 
 def _stop_after_match(emu, now):
     """Demo: end 3 s after the (first demo) match is won."""
-    from hw.app import DONE
+    from hw.app.modes import DONE
 
     if emu.app is not None and emu.app.mode == DONE and not getattr(emu, "_ending", False):
         emu._ending = True  # pylint: disable=protected-access

@@ -13,16 +13,16 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 def _scene(width, height):
-    from engine.game import Game
-    from engine.rules import Rules
-    from hw import gfx
-    from hw.table_view import TableView
+    from engine.grid import GridGame
+    from engine.grid_rules import GridRules
+    from hw.draw import gfx
+    from hw.games.grid.table import TableView
 
-    game = Game(Rules())
+    game = GridGame(GridRules())
     game.shuffle(5)
     game.start(0)
     game.advance(400)
-    from hw.table_view import card_sheets
+    from hw.games.grid.table import card_sheets
 
     table = TableView(width, height, gfx.glyph_sheet(), card_sheets(width, height))
     table.update(game, 400, 0, False)

@@ -15,11 +15,18 @@ GIF_STILL_MAX_MS = 3000  # a still stretch longer than this (the idle title) is 
 
 
 def attract_seconds():
-    """The firmware's idle time before attract mode, as it will read it (seconds)."""
-    from hw.app import ATTRACT_MS
-    from hw.profiles import parse_int
+    """The firmware's idle time before attract mode, as it will read it (seconds).
 
-    return max(0, parse_int(os.environ.get("CSPEED_ATTRACT_S"), ATTRACT_MS // 1000))
+    None if the setting is bad: the firmware stops on its error screen instead.
+    """
+    from hw.app.attract import ATTRACT_MS
+    from hw.board.profiles import ATTRACT_S_MAX, SettingError, setting_int
+
+    try:
+        return setting_int("CSPEED_ATTRACT_S", os.environ.get("CSPEED_ATTRACT_S"),
+                           ATTRACT_MS // 1000, 0, ATTRACT_S_MAX)
+    except SettingError:
+        return None
 
 
 def make_gif(frames, path, scale=1, last_hold_ms=3000, still_max_ms=GIF_STILL_MAX_MS):
@@ -39,6 +46,11 @@ def make_gif(frames, path, scale=1, last_hold_ms=3000, still_max_ms=GIF_STILL_MA
         nxt = frames[i + 1][0] if i + 1 < len(frames) else ms + last_hold_ms
         durations.append(min(still_max_ms, max(20, nxt - ms)))  # viewers clamp < 20 ms
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
-                   loop=0, optimize=False)
+    try:
+        images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
+                       loop=0, optimize=False)
+    except OSError:
+        if os.path.isfile(path):
+            os.remove(path)  # no half-written GIF left behind
+        raise
     return path

@@ -14,6 +14,7 @@ Blinka's background thread: pygame belongs to the main thread, and the firmware
 refreshes explicitly (``auto_refresh = False``).
 """
 
+import io
 import os
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -155,4 +156,34 @@ class EmuDisplay(PyGameDisplay):
 
     def save(self, path):
         """Write the panel (1:1, without overlay) to ``path`` (PNG)."""
-        pygame.image.save(self.frame, str(path))
+        _write_png(self.frame, path)
+
+    def save_window(self, path, lines):
+        """Write the window as a person sees it to ``path`` (PNG): the panel at ``scale``
+        with the key legend (``lines``) under it, even headless (no overlay)."""
+        from tools.emulate.help import legend
+
+        panel = pygame.transform.scale(self.frame, (self.width * self.scale,
+                                                    self.height * self.scale))
+        strip = self.legend if self.legend is not None else \
+            legend(panel.get_width(), lines, self.scale)
+        window = pygame.Surface((panel.get_width(), panel.get_height() + strip.get_height()))
+        window.blit(panel, (0, 0))
+        window.blit(strip, (0, panel.get_height()))
+        _write_png(window, path)
+
+
+def _write_png(surface, path):
+    """Write ``surface`` to ``path`` as a PNG, encoded in memory and written as bytes: a
+    full disk is an ``OSError`` naming the reason (not SDL's ``pygame.error``), and no
+    half-written PNG is left behind."""
+    data = io.BytesIO()
+    pygame.image.save(surface, data, "frame.png")
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data.getvalue())
+    except OSError:
+        if os.path.isfile(path):
+            os.remove(path)
+        raise

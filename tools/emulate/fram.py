@@ -11,7 +11,7 @@ bytes have been stored: the bytes so far stay (and are saved) and
 
 import os
 
-from tools.emulate.nvm import PowerCut, write_whole
+from tools.emulate.nvm import PowerCut, save_model
 
 SIZE = 32768
 ADDRESS = 0x50
@@ -33,6 +33,7 @@ class FileFRAM:
         self.path = path
         self.cut_after = cut_after
         self.stored = 0  # data bytes stored so far (what cut_after counts)
+        self.on_error = None  # fn(OSError) for a failed save (else it raises)
         self.pointer = 0
 
     def i2c_write(self, address, data, stop):
@@ -62,4 +63,4 @@ class FileFRAM:
         return bytes(out)
 
     def _save(self):
-        write_whole(self.path, self.data)
+        save_model(self, self.data)

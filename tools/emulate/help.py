@@ -22,11 +22,29 @@ def _font(size, width, lines=HELP_LINES):
         size -= 1
 
 
+def _wrap(font, lines, width):
+    """``lines`` broken between words where one is wider than ``width`` in ``font``."""
+    out = []
+    for line in lines:
+        words = line.split(" ")
+        current = words[0]
+        for word in words[1:]:
+            if font.size(current + " " + word)[0] <= width:
+                current += " " + word
+            else:
+                out.append(current.rstrip())
+                current = word
+        out.append(current)
+    return out
+
+
 def legend(width, lines, scale=1):
-    """Return a ``width``-wide surface with ``lines``, one under the other."""
+    """Return a ``width``-wide surface with ``lines``, one under the other (a line
+    too wide even at the smallest font goes on in the next, so nothing is cut off)."""
     pygame.font.init()
     margin = 2 * scale
     font = _font(11 * scale, width - 2 * margin, lines)
+    lines = _wrap(font, lines, width - 2 * margin)
     step = font.get_linesize()
     surface = pygame.Surface((width, len(lines) * step + 2 * margin))
     surface.fill(LEGEND_BG)

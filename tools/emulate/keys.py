@@ -15,15 +15,15 @@ the cards on the screen, top row of keys = top row of cards)::
 
     START: Space or Enter        F1: help overlay        Esc / close: quit
 
-The firmware's pads mirror the table from each seat (``hw.pads.position``); the
+The firmware's pads mirror the table from each seat (``hw.board.pads.position``); the
 map below is stated in table positions and converted with it, so it stays right
 whatever the pad wiring.
 """
 
 import pygame
 
-from hw.pads import position
-from hw.profiles import KEY_START
+from hw.board.pads import position
+from hw.board.profiles import KEY_START
 
 # (seat, position) -> key name; a key name is pygame's (``pygame.key.name``).
 POSITION_KEYS = (
@@ -54,8 +54,11 @@ HELP_LINES = (
     "       cancel W (A), L (B); a card that fits one pile plays at once",
     "20 s idle on the title: demo (CPU vs CPU); any key: back",
     "Button test: menu 'Button test' + START (or start with --button-test)",
+    "Card outlines: orange = pending (2x4: still coverable) or selected (Speed),",
+    "  light blue = playable (hints on), magenta = a tie, red = pad locked",
     "F1: this help     Esc or close: quit",
 )
+OUTLINES = "Outlines: orange pending/selected, light blue hint, magenta tie, red locked"
 
 
 def legend_lines():
@@ -63,7 +66,9 @@ def legend_lines():
 
     The firmware's menu footer reads "1/2 move  3/4 change" and BUILD.md calls the
     buttons near 1-4 and far 1-4, counted from each player's left; the legend says
-    which key is which button, derived from the same map the keyboard uses.
+    which key is which button, derived from the same map the keyboard uses. Its last
+    line says what the cards' outline colours mean (``hw.draw.gfx``: PENDING, HINT,
+    FLASH, LOCKED), as docs/PLAYERS.md does.
     """
     name = {logical: key for key, logical in logical_keys().items() if key not in START_KEYS}
 
@@ -72,7 +77,8 @@ def legend_lines():
     return ("Pad buttons 1 2 3 4, from each player's left (menu: 1/2 move, 3/4 change)",
             "A: near %s  far %s    B: near %s  far %s"
             % (row(0, 0), row(0, 4), row(1, 0), row(1, 4)),
-            "START: Space or Enter (hold 1 s: menu)   F1: key map   Esc: quit")
+            "START: Space or Enter (hold 1 s: menu)   F1: key map   Esc: quit",
+            OUTLINES)
 
 
 def button_of(seat, pos):

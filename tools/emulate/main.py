@@ -21,6 +21,10 @@ not ``ticks_ms``: libraries such as ``bitmap_label`` read ``ticks_ms()`` mid-ste
 ``hw.main.build`` is wrapped (not edited) to pass ``--seed``, to wrap the App's
 ``step`` as above, and to keep the firmware's ``App`` for the demo,
 ``--trace`` and tests. The next ``ticks_ms()`` then returns the moved clock.
+``hw.main.fail`` is wrapped too: a bad setting draws the firmware's error screen,
+and where the device would sleep on it forever the emulator keeps taking its turns
+(frames, time, events), so the run ends as ``until_ms``, Esc, the window or SIGTERM
+say; ``stopped`` holds the message.
 """
 
 import contextlib
@@ -34,7 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD_ID = "desktop_emulator"
-FRAM_PINS = ("GP27", "GP26")  # SCL, SDA: the Pico profiles' (hw.profiles)
+FRAM_PINS = ("GP27", "GP26")  # SCL, SDA: the Pico profiles' (hw.board.profiles)
 
 
 def _with_setting(getenv, key, value):
@@ -49,8 +53,18 @@ VIRTUAL_STEP_MS = 10  # headless: a loop every 10 virtual ms when nothing is due
 REAL_LOOP_S = 0.002  # window: pace loops like the board's 2 ms key scan
 
 
+def _made_for(path):
+    """``path``, its folder made if missing (the argument checks leave nothing behind)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    return path
+
+
 class Stop(Exception):
     """Raised from the clock to leave the firmware's forever loop."""
+
+
+class OutputFailed(Stop):
+    """A file the emulator writes failed (a full disk): the run ends; ``failure`` says which."""
 
 
 class Emulator:
@@ -58,7 +72,7 @@ class Emulator:
 
     def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
                  start=None, nvm_path=None, fram_path=None, log_path=None, frames_dir=None,
-                 until_ms=None, trace_path=None, hold_start_ms=None):
+                 until_ms=None, trace_path=None, hold_start_ms=None, game=None):
         with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
             from tools import cpstubs
             from tools.emulate.display import EmuDisplay
@@ -78,17 +92,29 @@ class Emulator:
                                   legend=() if virtual else legend_lines())
         self.board.configure(BOARD_ID, display=self.display)
 
-        self.log_file = open(log_path, "ab") if log_path else None
+        self.failure = None  # "cannot write --log FILE: reason": why the run ended early
+        self.stopped = None  # the message hw.main.fail showed: the firmware stopped on it
+        self.error_view = None  # ... and its screen (hw.views.error_view), if one was drawn
+        self.terminated = False  # set by a SIGTERM handler: the run ends at the next turn
+        self.log_path = log_path
+        # One run, one stream: a log appended to a file from an earlier run would not replay.
+        self.log_file = open(_made_for(log_path), "wb") if log_path else None
         self.port = PtyPort(tee=self.log_file)
         usb_cdc, micro = sys.modules["usb_cdc"], sys.modules["microcontroller"]
         self._stand_ins = (usb_cdc.data, micro.nvm)  # put back by close()
         usb_cdc.data = self.port
         micro.nvm = FileNVM(nvm_path)
+        micro.nvm.on_error = lambda err: self.output_failed("--nvm", nvm_path, err)
+        if game is not None:  # the menu's chosen game, saved as the firmware saves it
+            from tools.emulate.nvm import choose_game
+
+            choose_game(micro.nvm, game)
         self.fram = None
         if fram_path is not None:  # the record's optional FRAM, on the Pico's I2C1 pins
             from tools.emulate.fram import FileFRAM
 
             self.fram = FileFRAM(fram_path)
+            self.fram.on_error = lambda err: self.output_failed("--fram", fram_path, err)
             sys.modules["busio"].attach(FRAM_PINS[0], FRAM_PINS[1], self.fram)
 
         start = clocks.default_start() if start is None else start
@@ -145,9 +171,36 @@ class Emulator:
             self._attach(app)
             return name, app
 
+        fail = hw.main.fail
+
+        def fail_and_stay(err, getenv=None, forever=True):
+            # The device stays on its error screen forever; here the emulator's turns
+            # go on, so --until, Esc, closing the window and SIGTERM still end the run.
+            view = fail(err, getenv, forever=False)
+            self.stopped, self.error_view = str(err), view
+            if not forever:
+                return view
+            while True:
+                self._between_loops()
+
+        import hw.diag
+
+        diag_run = hw.diag.run
+
+        def without_heap_figures(app, ticks_ms, level=1):
+            # CSPEED_DIAG=1: the figures are CircuitPython's gc.mem_free()/mem_alloc(),
+            # which CPython lacks; the firmware runs on without them.
+            print("diag: no heap figures on the desktop (CircuitPython's gc.mem_free);"
+                  " tools.picosim --diag has them")
+            step = app.step
+            while True:
+                step(ticks_ms())
+
         self._supervisor.set_ticks(self.now)
         self._start_held_at_power_on()
         hw.main.build = build_and_keep
+        hw.main.fail = fail_and_stay
+        hw.diag.run = without_heap_figures
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
             runpy.run_path(str(ROOT / "code.py"), run_name="__main__")
@@ -155,10 +208,25 @@ class Emulator:
             pass
         finally:
             hw.main.build = build
-            self._save_frame()
-            if self.log_file is not None:
-                self.log_file.flush()
+            hw.main.fail = fail
+            hw.diag.run = diag_run
+            try:
+                self._save_frame()
+            except OutputFailed:
+                pass
+            if self.log_file is not None and self.port.error is None:
+                try:
+                    self.log_file.flush()
+                except OSError as err:
+                    self.output_failed("--log", self.log_path, err)
         return self.app
+
+    def output_failed(self, option, path, err):
+        """Note that writing ``option``'s file failed; the run ends at the next turn."""
+        if self.failure is None:
+            from tools.cli import why
+
+            self.failure = "cannot write %s %s: %s" % (option, path, why(err))
 
     def _start_held_at_power_on(self):
         """``hold_start_ms``: START is down before the firmware makes its scanner, and
@@ -170,7 +238,7 @@ class Emulator:
         """
         if self.hold_start_ms is None:
             return
-        from hw.profiles import KEY_START
+        from hw.board.profiles import KEY_START
 
         sys.modules["keypad"].held_at_start.add(KEY_START)
         self.schedule(self.hold_start_ms,
@@ -186,7 +254,10 @@ class Emulator:
         self.board.configure("raspberry_pi_pico")  # cpstubs' default board, no display
         self.port.close()
         if self.log_file is not None:
-            self.log_file.close()
+            try:
+                self.log_file.close()
+            except OSError as err:  # what was still buffered did not fit
+                self.output_failed("--log", self.log_path, err)
             self.log_file = None
 
     def _attach(self, app):
@@ -198,8 +269,16 @@ class Emulator:
         firmware_step = app.step
         write = None
         if self.trace_path:
-            out = open(self.trace_path, "w", encoding="utf-8")
-            write = lambda text: (out.write(text + "\n"), out.flush())  # noqa: E731
+            out = open(_made_for(self.trace_path), "w", encoding="utf-8")
+
+            def write(text):
+                if self.failure is not None:
+                    return
+                try:
+                    out.write(text + "\n")
+                    out.flush()
+                except OSError as err:  # a full disk: the run ends at the next turn
+                    self.output_failed("--trace", self.trace_path, err)
         traced = [None]
 
         def follow():
@@ -222,6 +301,12 @@ class Emulator:
 
     def _between_loops(self):
         self.loops += 1
+        if self.terminated:
+            raise Stop
+        if self.port.error is not None:
+            self.output_failed("--log", self.log_path, self.port.error)
+        if self.failure is not None:
+            raise OutputFailed(self.failure)
         self._save_frame()
         self._move_time()
         self.now = now = self.clock.now()
@@ -284,7 +369,11 @@ class Emulator:
         self._drawn = display.refreshes
         if not display.changed:
             return
-        os.makedirs(self.frames_dir, exist_ok=True)
         path = os.path.join(self.frames_dir, "frame_%07d.png" % self.clock.elapsed())
-        display.save(path)
+        try:
+            os.makedirs(self.frames_dir, exist_ok=True)
+            display.save(path)
+        except OSError as err:
+            self.output_failed("--frames", self.frames_dir, err)
+            raise OutputFailed(self.failure) from None
         self.frames.append((self.clock.elapsed(), path))

@@ -1,7 +1,7 @@
 """``microcontroller.nvm`` backed by a file, so the menu and stats survive like on a board.
 
 :class:`FileNVM` can also cut the power in the middle of a write (``cut_after``), to
-test that the firmware's record (``hw.record``) survives it: either byte by byte
+test that the firmware's record (``hw.store.record``) survives it: either byte by byte
 (``mode="bytes"``: the file holds every byte written before the cut) or the way
 CircuitPython's RP2040 port writes (``mode="rp2040"``: a write into erased bytes
 programs 256-byte pages; any other write erases the whole 4 KB sector and programs
@@ -46,6 +46,7 @@ class FileNVM(ByteArray):
         self.mode = mode
         self.steps = 0
         self.erases = 0
+        self.on_error = None  # fn(OSError) for a failed save (else it raises)
 
     def __setitem__(self, index, value):
         if self.cut_after < 0 and self.mode == "bytes":
@@ -99,7 +100,36 @@ class FileNVM(ByteArray):
         self._save()
 
     def _save(self):
-        write_whole(self.path, self._data)
+        save_model(self, self._data)
+
+
+def save_model(model, data):
+    """Write a model's ``data`` to its ``path``; a failure goes to its ``on_error`` if set.
+
+    ``on_error(err)`` is the emulator's: a full disk ends the run in one line, and the
+    firmware, which knows nothing of the file behind its nvm or FRAM, is not told.
+    """
+    try:
+        write_whole(model.path, data)
+    except OSError as err:
+        if getattr(model, "on_error", None) is None:
+            raise
+        model.on_error(err)
+
+
+def choose_game(nvm, key):
+    """Make game ``key`` (``hw.games``) the chosen one in the record ``nvm`` holds (the
+    other choices and the stats kept), as the firmware's menu saves it."""
+    from hw.games import index_of
+    from hw.menu import DEFAULTS
+    from hw.store.record import GAME, Record
+
+    record = Record(DEFAULTS)
+    record.load(nvm)
+    if record.buf[GAME] != index_of(key):
+        record.buf[GAME] = index_of(key)
+        record.dirty = True
+        record.save(nvm)
 
 
 def write_whole(path, data):
@@ -108,6 +138,11 @@ def write_whole(path, data):
         return
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        if os.path.exists(tmp):
+            os.remove(tmp)  # the old file stays whole
+        raise

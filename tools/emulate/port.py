@@ -11,10 +11,11 @@ Implementation Notes
 
 Without ``tee``, like USB CDC with nobody reading: bytes the terminal cannot buffer
 (about 16 KB on Linux) are dropped, never waited for, and the short count is
-returned, so the firmware goes silent until its next match (``hw.serial_log``).
+returned, so the firmware goes silent until its next match (``hw.board.serial_log``).
 
 With ``tee`` (``--log FILE``), the file is a host that reads everything: every write
-goes to it whole and is reported as taken, so the firmware never stalls and the
+goes to it whole and is reported as taken (a write the file refuses, a full disk, is
+kept in ``error`` for the emulator to end the run with; the firmware is not told), so the firmware never stalls and the
 file keeps everything it produced, whether or not anything reads the pty. The pty
 then keeps the firmware's rule on its own side: once it cannot take a whole line,
 it gets nothing more until the next ``CSLOG 1`` header, which starts on a fresh
@@ -41,6 +42,7 @@ class PtyPort(Serial):
         self.tee = tee
         self.dropped = 0  # bytes the pty did not get
         self.cut = False  # tee mode: the pty missed a line, waits for the next header
+        self.error = None  # the OSError that the tee's file gave (the firmware never sees it)
 
     def write(self, buf):
         data = bytes(buf)
@@ -50,8 +52,12 @@ class PtyPort(Serial):
             sent = self._send(data)
             self.dropped += len(data) - sent
             return sent  # like a board: a full host buffer takes part of it, never stalls
-        self.tee.write(data)
-        self.tee.flush()
+        if self.error is None:
+            try:
+                self.tee.write(data)
+                self.tee.flush()
+            except OSError as err:  # a full disk: the emulator ends the run, in one line
+                self.error = err
         if self.cut:
             if not data.startswith(_HEADER):
                 self.dropped += taken

@@ -2,28 +2,33 @@
 
 Runs each scenario on each target, replays every returned match log, and compares
 the traces with the scenario's ``.expected`` file (if any) and with each other.
-Exit status: 0 all agree, 1 a difference (the first differing event is printed),
-2 a tool error (one line).
+Exit status: 0 all traces agree, 1 a difference (the first differing event is
+printed), 2 a tool error (one line on stderr: a bad argument or scenario, an
+``.expected`` file that is not a trace, a target that could not run, a log that
+does not replay, an output that cannot be written), 130 interrupted.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
+from tools import cli
 from tools.hil import compare, scenario as scenarios, targets
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="python -m tools.hil",
-                                description="Run key scenarios on the emulators or a board "
-                                            "and compare the match logs.")
+    p = cli.Parser("tools.hil", prog="python -m tools.hil",
+                   description="Run key scenarios on the emulators or a board "
+                               "and compare the match logs.",
+                   epilog="Exit status: 0 all traces agree, 1 a difference (the first"
+                          " differing event is printed), 2 a tool error (one line on"
+                          " stderr), 130 interrupted.")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO",
                    help="scenario files (the tools/emulate --script format)")
     p.add_argument("--emulate", action="store_true", help="the Blinka desktop emulator")
     p.add_argument("--picosim", action="store_true",
                    help="the real CircuitPython UF2 in the emulated Pico")
     p.add_argument("--port", metavar="DEV", help="a board's data port, e.g. /dev/ttyACM1")
-    p.add_argument("--tolerance", type=int, default=10, metavar="MS",
+    p.add_argument("--tolerance", type=cli.whole(0, 1000, "ms"), default=10, metavar="MS",
                    help="times may differ by this much (default 10 ms)")
     p.add_argument("--write-expected", action="store_true",
                    help="write each scenario's .expected from the first target's run")
@@ -37,7 +42,13 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     workdir = Path(args.workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        cli.output_folder("--workdir", workdir)
+        workdir.mkdir(parents=True, exist_ok=True)
+    except cli.OutputError as err:
+        return cli.fail("tools.hil", err)
+    except OSError as err:
+        return cli.fail("tools.hil", "cannot write into --workdir %s: %s" % (workdir, cli.why(err)))
     chosen = []
     if args.emulate:
         chosen.append(("emulate", lambda s: targets.run_emulate(s, workdir)))
@@ -72,9 +83,12 @@ def main(argv=None):
             for name, trace in traces[1:]:
                 failed += report(sc.name, traces[0][0], traces[0][1], name, trace,
                                  args.tolerance)
-    except (scenarios.ScenarioError, targets.TargetError, compare.LogError, OSError) as err:
-        print("tools.hil: %s" % err, file=sys.stderr)
-        return 2
+    except (scenarios.ScenarioError, targets.TargetError, compare.LogError,
+            compare.ExpectedError) as err:
+        return cli.fail("tools.hil", err)
+    except OSError as err:
+        name = getattr(err, "filename", None)
+        return cli.fail("tools.hil", "%s: %s" % (name, cli.why(err)) if name else cli.why(err))
     except KeyboardInterrupt:
         return 130
     print("hil: %s" % ("all traces agree" if not failed else "%d difference(s)" % failed))

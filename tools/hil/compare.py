@@ -79,9 +79,33 @@ def describe(event):
     return "(end of trace)" if event is None else json.dumps(event, sort_keys=True)
 
 
+class ExpectedError(Exception):
+    """A scenario's ``.expected`` file is not a trace (one-line message)."""
+
+
 def read_expected(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    """The events of an ``.expected`` file: one JSON object with ``ev`` per line."""
+    with open(path, "rb") as f:
+        data = f.read()
+    events = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ExpectedError("%s: line %d: not UTF-8 (byte 0x%02x)"
+                                % (path, number, raw[err.start])) from None
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError as err:
+            raise ExpectedError("%s: line %d: not JSON (%s)"
+                                % (path, number, str(err).split(":")[0])) from None
+        if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
+            raise ExpectedError("%s: line %d: not a trace event (a JSON object with \"ev\")"
+                                % (path, number))
+        events.append(event)
+    return events
 
 
 def write_expected(path, events):

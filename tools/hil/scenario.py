@@ -3,10 +3,12 @@
 import os
 from dataclasses import dataclass, field
 
+from tools import cli
 from tools.emulate import script as scripts
 
 TAIL_MS = 3000  # a run lasts until this long after the last key
 DEFAULT_SEED = 7
+SECONDS = cli.seconds()  # a scenario's run (0: its last key + TAIL_MS)
 
 
 class ScenarioError(Exception):
@@ -58,9 +60,9 @@ def load(path):
                 raise ScenarioError("%s line %d: %r is not key=value" % (path, number, item))
             try:
                 if key == "seed":
-                    out.seed = int(value)
+                    out.seed = cli.SEED.parse(value, "seed=")
                 elif key == "seconds":
-                    out.seconds = float(value)
+                    out.seconds = SECONDS.parse(value, "seconds=")
                 elif key.startswith("CSPEED_"):
                     out.settings[key] = value
                 else:

@@ -45,6 +45,11 @@ def run_emulate(scenario, workdir=None):
                 emu.run()
             finally:
                 emu.close()
+        if emu.failure:
+            raise TargetError("emulate: %s" % emu.failure)
+        if emu.stopped is not None:
+            raise TargetError("emulate: the firmware stopped on its error screen: %s"
+                              % emu.stopped)
         return Path(log).read_bytes()
 
 

@@ -10,7 +10,9 @@
 * :mod:`.run`: one run (job file in, JSON lines out) as a :class:`.run.Result`;
 * :mod:`.analyze`: console checks, ``diag`` lines, press-to-pixel latency;
 * :mod:`.mirror`: the same session played in ``tools/emulate`` for comparison;
-* ``heap_code.py``: a ``code.py`` printing free-heap ``diag`` lines;
+* ``device/``: the ``code.py`` scripts that run on the emulated Pico instead of the
+  firmware's (``heap_code.py`` prints free-heap ``diag`` lines; the rest serve the
+  power-cut tools and the FRAM check below);
 * ``flash.mjs``: the serial flash behind the SSI (erase, program, busy times, power
   cuts), so ``microcontroller.nvm`` and CIRCUITPY writes persist (``--nvm``);
 * :mod:`.powercut`: a power cut at each erase/program step of a record save, the
@@ -30,6 +32,7 @@ Implementation Notes
 --------------------
 
 **Software and Dependencies:** Node 20 and ``rp2040js`` 1.4.1 (``package.json``);
-``../shared/circuitpython/`` (UF2, bootrom, ``mpy-cross``); numpy and Pillow
+the real CircuitPython 10.2.1 stack's UF2, bootrom and ``mpy-cross``
+(:mod:`tools.cpstack`: ``make cpstack`` fetches them); numpy and Pillow
 (requirements-dev.txt).
 """

@@ -1,22 +1,27 @@
 """Command line of the emulated Pico (``python -m tools.picosim``; docs/EMULATOR.md)."""
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
 
+from hw import games
+from hw.board.profiles import ATTRACT_S_MAX
+from tools import cli
+
 DEFAULT_DIR = os.path.join("build", "picosim")
 DEFAULT_SECONDS = 10.0
 SCRIPT_TAIL_S = 2.0  # with a script: run on this long after its last key
+NVM_SIZE = 4096  # the Pico's microcontroller.nvm (flash.mjs)
+FRAM_SIZE = 32768  # the record FRAM, an MB85RC256V (fram.mjs)
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
-        prog="python -m tools.picosim",
+    p = cli.Parser(
+        "tools.picosim", prog="python -m tools.picosim",
         description="Run the unchanged firmware on the real CircuitPython 10.2.1 Pico UF2 in an"
                     " emulated RP2040 (rp2040js), headless.")
-    p.add_argument("--seconds", type=float,
+    p.add_argument("--seconds", type=cli.seconds(), metavar="S",
                    help="emulated seconds to run after code.py starts (default %g, or the"
                         " script's last key + %g s)" % (DEFAULT_SECONDS, SCRIPT_TAIL_S))
     p.add_argument("--script", metavar="FILE",
@@ -24,20 +29,21 @@ def parse_args(argv):
                         " starts)")
     p.add_argument("--setting", action="append", default=[], metavar="KEY=VALUE",
                    help="a settings.toml entry (repeatable), e.g. CSPEED_ATTRACT_S=2")
-    p.add_argument("--attract", type=int, metavar="S",
+    p.add_argument("--attract", type=cli.whole(0, ATTRACT_S_MAX), metavar="S",
                    help="idle seconds on the title before attract mode (CSPEED_ATTRACT_S)")
     p.add_argument("--demo", action="store_true",
                    help="attract mode after 1 s, 30 s, screenshot + GIF + log in " + DEFAULT_DIR)
-    p.add_argument("--seed", type=int,
+    p.add_argument("--seed", type=cli.SEED,
                    help="seed the firmware's shuffles (code.py becomes"
-                        " run(build(seed=N)[1]) from hw.main)")
-    p.add_argument("--game", choices=("grid", "row", "speed"),
+                        " run(seed=N) from hw.main: a bad setting still reaches the error screen)")
+    p.add_argument("--game", choices=[key for key, _ in games.GAMES],
                    help="boot with this game chosen in the menu (written into the emulated"
                         " nvm, as a saved choice; attract mode demos it)")
     p.add_argument("--code", metavar="FILE", help="use FILE as code.py (e.g. a diagnostic)")
-    p.add_argument("--mpy", choices=("lib", "all", "none"), default="lib",
-                   help="compile to .mpy with CircuitPython's mpy-cross: the libraries (default),"
-                        " all (engine/ and hw/ too) or none")
+    p.add_argument("--mpy", choices=("lib", "all", "none"), default="all",
+                   help="compile to .mpy with CircuitPython's mpy-cross: all (default: the"
+                        " libraries, engine/ and hw/, as tools.deploy installs a kit), the"
+                        " libraries only, or none")
     p.add_argument("--screenshot", metavar="PNG", help="write the panel at the end")
     p.add_argument("--frames", metavar="DIR", help="write a PNG per refresh that changed pixels")
     p.add_argument("--gif", metavar="PATH", help="write an animated GIF of the frames")
@@ -72,23 +78,52 @@ def _settings(args):
     return settings
 
 
+def _made_for(path):
+    """``Path(path)``, its folder made if missing (the checks leave nothing behind)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def check_outputs(args):
+    """Raise ``cli.OutputError`` if a file or folder the run ends by writing cannot be."""
+    files = (("--console", args.console), ("--log", args.log), ("--json", args.json),
+             ("--latency", args.latency))
+    for option, path in files:
+        if path:
+            cli.output_file(option, path)
+    if args.screenshot:
+        cli.output_file("--screenshot", args.screenshot, suffixes=(".png",))
+    if args.gif:
+        cli.output_file("--gif", args.gif, suffixes=(".gif",))
+    if args.nvm:
+        cli.output_file("--nvm", args.nvm, size_max=NVM_SIZE, read_too=True)
+    if args.fram:
+        cli.output_file("--fram", args.fram, size_max=FRAM_SIZE, read_too=True)
+    if args.frames:
+        cli.output_folder("--frames", args.frames)
+    cli.output_folder("--workdir", args.workdir)
+    if args.code:
+        cli.input_file("--code", args.code)
+
+
 def seeded_code(workdir, seed):
     """A code.py that runs the firmware with its shuffles seeded."""
     path = Path(workdir) / "code_seeded.py"
     path.write_text('"""code.py written by tools/picosim --seed."""\n\n'
-                    "from hw.main import build, run\n\nrun(build(seed=%d)[1])\n" % seed,
+                    "from hw.main import run\n\nrun(seed=%d)\n" % seed,
                     encoding="utf-8")
     return path
 
 
 def game_nvm(key):
     """The nvm sector of a device whose menu last chose game ``key`` (hw.games)."""
-    from hw.games import KINDS
+    from hw.games import index_of
     from hw.menu import DEFAULTS
-    from hw.record import MORE, Record
+    from hw.store.record import GAME, Record
 
     record = Record(DEFAULTS)
-    record.buf[MORE] = [kind.KEY for kind in KINDS].index(key)  # the menu's Game item
+    record.buf[GAME] = index_of(key)  # the menu's Game item
     record.dirty = True
     nvm = bytearray(b"\xff" * 4096)
     record.save(nvm)
@@ -123,6 +158,15 @@ def write_frames(result, folder):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(args)
+    except OSError as err:  # an output that filled the disk after the run (checked before it)
+        name = getattr(err, "filename", None)
+        return cli.fail("tools.picosim", "cannot write %s: %s" % (name, cli.why(err)) if name
+                        else cli.why(err))
+
+
+def _main(args):
     from tools.picosim import analyze
     from tools.picosim.run import PicoError, missing, profile_pins, run
 
@@ -140,10 +184,10 @@ def main(argv=None):
         args.console = args.console or str(workdir / "console.txt")
     try:
         settings = _settings(args)
+        check_outputs(args)
         events = script_events(args.script) if args.script else []
-    except (OSError, ValueError) as err:
-        print("tools.picosim: %s" % err, file=sys.stderr)
-        return 2
+    except (OSError, ValueError, cli.OutputError) as err:
+        return cli.fail("tools.picosim", err)
     seconds = args.seconds
     if seconds is None:
         seconds = events[-1][0] / 1000 + SCRIPT_TAIL_S if events else DEFAULT_SECONDS
@@ -170,9 +214,9 @@ def main(argv=None):
                      mpy=mpy, code=code, capture_frames=bool(args.frames or args.gif),
                      on_console=echo, flash=flash, fram=fram)
         if args.nvm and result.nvm is not None:
-            Path(args.nvm).write_bytes(result.nvm)
+            _made_for(args.nvm).write_bytes(result.nvm)
         if args.fram and result.fram is not None:
-            Path(args.fram).write_bytes(result.fram)
+            _made_for(args.fram).write_bytes(result.fram)
     except OSError as err:
         print("tools.picosim: %s" % err, file=sys.stderr)
         return 2
@@ -260,10 +304,10 @@ def main(argv=None):
         else:
             print("press-to-pixel: no scripted press drew anything")
         if args.latency:
-            Path(args.latency).write_text(json.dumps(report["latency"], indent=1))
+            _made_for(args.latency).write_text(json.dumps(report["latency"], indent=1))
             print("latency JSON: %s" % args.latency)
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=1))
+        _made_for(args.json).write_text(json.dumps(report, indent=1))
         print("report: %s" % args.json)
     return 1 if report["problems"] else 0
 

@@ -47,6 +47,9 @@ SAFE_MODE = ("you are in safe mode", "running in safe mode")  # CircuitPython's 
 TRACEBACK = "Traceback (most recent call last)"
 
 
+STOPPED = "California Speed cannot start: "  # hw.main.fail's console line
+
+
 def console_problems(text):
     """Return a list of what went wrong on the console (tracebacks, safe mode, errors)."""
     problems = []
@@ -57,6 +60,10 @@ def console_problems(text):
         problems.append("CircuitPython is in safe mode")
     if "MemoryError" in text:
         problems.append("MemoryError")
+    stopped = text.find(STOPPED)
+    if stopped >= 0:  # hw.main.fail: a bad setting, on the error screen
+        problems.append("the firmware stopped on its error screen: %s"
+                        % text[stopped + len(STOPPED):].split("\n", 1)[0].strip())
     return problems
 
 
@@ -194,9 +201,11 @@ def device_ticks_ms(ns):
 def press_buttons(data):
     """The pad button (0-7) of each ``press`` line, in log order: the firmware's own
     mapping (``hw.games``) for the game each match's ``rules`` line names."""
-    from hw.games import KINDS
+    import importlib
 
-    kinds = {kind.KEY: kind for kind in KINDS}
+    from hw import games
+
+    kinds = {key: importlib.import_module("hw.games." + key) for key, _ in games.GAMES}
 
     class Table:  # what a kind's target() reads of the engine
         piles = 4

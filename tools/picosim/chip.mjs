@@ -14,7 +14,7 @@
 //
 // Implementation Notes
 // --------------------
-// What a harness must get right for this UF2 (../shared/circuitpython/README.md):
+// What a harness must get right for this UF2 (found running it; tools/cpstack fetches it):
 // the bootrom at 0 and PC = 0x10000000; the QSPI chip-select pad reads high (or
 // CircuitPython sees BOOTSEL held and waits forever); rp2040js has no pull-ups, so
 // released button pins are held high from here; each SPI byte is finished from a

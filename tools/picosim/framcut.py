@@ -1,7 +1,7 @@
 """Power cuts at every byte of a record save to the FRAM, on the real firmware in the emulated Pico.
 
 With the record's FRAM fitted (``fram.mjs``: an MB85RC256V on GP27/GP26), a save is
-one I2C write of a 98-byte slot (``hw.fram.FramStore.write``) then its read-back.
+one I2C write of a 98-byte slot (``hw.store.fram.FramStore.write``) then its read-back.
 FRAM stores each byte as it arrives, so a cut after N data bytes leaves the slot's
 first N bytes new and the rest as they were. Each cut image must load as the old
 record or the new one, never the defaults or anything else.
@@ -10,10 +10,10 @@ Per scenario: a *save run* (``fram_save_code.py``: the store opened the firmware
 way, one save) without a cut gives the bytes written and the figures; *cut runs*
 (the same save with the FRAM model cutting the power after N data bytes, or inside
 the address bytes) give real cut images; *one load boot* (``fram_load_code.py``)
-loads every cut image in turn through ``hw.fram`` and ``hw.record`` on the Pico
+loads every cut image in turn through ``hw.store.fram`` and ``hw.store.record`` on the Pico
 (the model serves the next image at each read from address 0); and *firmware boots*
 (``nvm_check_code.py``: ``hw.main.build``) check a few points whole. Every answer
-is compared with the CPython model (``hw.fram`` on ``tools.emulate.fram.FileFRAM``
+is compared with the CPython model (``hw.store.fram`` on ``tools.emulate.fram.FileFRAM``
 behind the ``tools.cpstubs`` ``busio.I2C``).
 
 Usage: ``python -m tools.picosim.framcut [--all]``: without ``--all`` the short set
@@ -32,12 +32,14 @@ made that way from the save run's bytes, without 99 save runs per scenario.
 The engine and hw packages go on the drive as ``.mpy`` (faster boots).
 """
 
-import argparse
+import contextlib
 import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from tools import cli
+
+HERE = Path(__file__).resolve().parent / "device"  # scripts that run on the Pico
 SAVE_CODE = HERE / "fram_save_code.py"
 LOAD_CODE = HERE / "fram_load_code.py"
 CHECK_CODE = HERE / "nvm_check_code.py"
@@ -77,9 +79,12 @@ def _load_save_code():
     return module
 
 
+@contextlib.contextmanager
 def model_store(fram_image, nvm):
-    """The CPython model: ``(chip, hw.fram.FramStore)`` on a FileFRAM holding ``fram_image``."""
-    from hw.fram import FramStore
+    """The CPython model: ``(chip, hw.store.fram.FramStore)`` on a FileFRAM holding
+    ``fram_image``; its bus lets go of GP27/GP26 when the ``with`` block ends, as a
+    board's would on ``deinit``."""
+    from hw.store.fram import FramStore
     from tools.cpstubs import busio
     from tools.emulate.fram import FileFRAM
 
@@ -89,18 +94,22 @@ def model_store(fram_image, nvm):
     busio.attach("GP27", "GP26", chip)
     try:
         i2c = busio.I2C(_Pin("GP27"), _Pin("GP26"), frequency=FREQUENCY)
-        return chip, FramStore(i2c, nvm)
     finally:
         busio.detach_all()
+    try:
+        yield chip, FramStore(i2c, nvm)
+    finally:
+        i2c.deinit()
 
 
 def model_load(fram_image, nvm):
     """``(slot, menu+stats bytes)`` the CPython model loads from ``fram_image``."""
     from hw.menu import DEFAULTS
-    from hw.record import CRC, MENU, Record
+    from hw.store.record import CRC, MENU, Record
 
     r = Record(DEFAULTS)
-    slot = r.load(model_store(fram_image, nvm)[1])
+    with model_store(fram_image, nvm) as (_, store):
+        slot = r.load(store)
     return slot, bytes(r.buf[MENU:CRC])
 
 
@@ -109,7 +118,7 @@ class Case:
 
     def __init__(self, name):
         from hw.menu import DEFAULTS
-        from hw.record import CRC, MENU, Record
+        from hw.store.record import CRC, MENU, Record
         from tools.emulate.nvm import FileNVM
 
         self.name = name
@@ -122,22 +131,22 @@ class Case:
                 r.game_won(rnd.randrange(2), rnd.randrange(9000, 60000), rnd.choice((-1, 0, 1)))
                 r.save(nvm)
         self.nvm = bytes(nvm._data)
-        chip, store = model_store(bytes(FRAM_SIZE), self.nvm)
-        r = Record(DEFAULTS)
-        r.load(store)
-        for _ in range(SCENARIOS[name]):
-            r.game_won(rnd.randrange(2), rnd.randrange(9000, 60000), rnd.choice((-1, 0, 1)))
-            r.reaction(rnd.randrange(2), rnd.randrange(200, 900))
-            r.save(store)
-        self.before = bytes(chip.data)
-        chip, store = model_store(self.before, self.nvm)
-        again = Record(DEFAULTS)
-        again.load(store)
-        self.old = bytes(again.buf[MENU:CRC])
-        _load_save_code().change(again)
-        self.slot = again.save(store)
-        self.new = bytes(again.buf[MENU:CRC])
-        self.after = bytes(chip.data)
+        with model_store(bytes(FRAM_SIZE), self.nvm) as (chip, store):
+            r = Record(DEFAULTS)
+            r.load(store)
+            for _ in range(SCENARIOS[name]):
+                r.game_won(rnd.randrange(2), rnd.randrange(9000, 60000), rnd.choice((-1, 0, 1)))
+                r.reaction(rnd.randrange(2), rnd.randrange(200, 900))
+                r.save(store)
+            self.before = bytes(chip.data)
+        with model_store(self.before, self.nvm) as (chip, store):
+            again = Record(DEFAULTS)
+            again.load(store)
+            self.old = bytes(again.buf[MENU:CRC])
+            _load_save_code().change(again)
+            self.slot = again.save(store)
+            self.new = bytes(again.buf[MENU:CRC])
+            self.after = bytes(chip.data)
         changed = [i for i in range(FRAM_SIZE) if self.before[i] != self.after[i]]
         self.offset = self.slot * 128
         self.length = len(again.buf)
@@ -363,7 +372,7 @@ def _ranges(values):
 def main(argv=None):
     from tools.picosim.run import PicoError, missing
 
-    p = argparse.ArgumentParser(prog="python -m tools.picosim.framcut",
+    p = cli.Parser("framcut", prog="python -m tools.picosim.framcut",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--all", action="store_true",
                    help="every data byte of every scenario, cuts in the address bytes, "
@@ -374,6 +383,10 @@ def main(argv=None):
     if reason:
         print("framcut: %s" % reason, file=sys.stderr)
         return 2
+    try:
+        cli.output_folder("--workdir", args.workdir)
+    except cli.OutputError as err:
+        return cli.fail("framcut", err)
     try:
         if args.all:
             sweep(args.workdir, every=True)

@@ -58,7 +58,7 @@ class Chip:
     settings: dict = None  # settings.toml entries
     events: list = ()  # [(ms after T0, pin, high)] or (ms, pin, high, tag)
     hold_high: list = None  # pins held high (released buttons); default: the profile's keys
-    mpy: tuple = ("lib",)
+    mpy: tuple = None  # what goes on the drive as .mpy (None: drive.MPY_DEFAULT)
     stop_on: str = None  # stop once the console shows this (see run_link's stop_when)
     capture_frames: bool = False
 

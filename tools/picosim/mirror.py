@@ -99,7 +99,7 @@ def mirror(result, events, seed, settings, key_pins, nvm=None):
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from hw.profiles import KEY_START
+    from hw.board.profiles import KEY_START
     from tools.emulate.keys import logical_keys
     from tools.emulate.main import Emulator
 

@@ -1,7 +1,7 @@
 """Power cuts at every flash step of a record save, on the real firmware in the emulated Pico.
 
 A *cut run* boots CircuitPython 10.2.1 with a given nvm sector, and its ``code.py``
-(``nvm_save_code.py``) saves the record once (``hw.record.Record.save``, as the
+(``nvm_save_code.py``) saves the record once (``hw.store.record.Record.save``, as the
 firmware does between games). The flash model (``flash.mjs``) stops the emulator as
 erase/program step N+1 of that save is issued (or with it half done: ``partial``),
 keeping the flash as it was. A *check run* boots the firmware itself
@@ -17,7 +17,7 @@ half done (``make powercut``); without it, a short set (the one ``make test`` ru
 Implementation Notes
 --------------------
 
-Two starting nvm images, made on CPython with ``hw.record`` in the emulator's RP2040
+Two starting nvm images, made on CPython with ``hw.store.record`` in the emulator's RP2040
 nvm model (``tools.emulate.nvm.FileNVM``, ``mode="rp2040"``): ``ring`` (3 saves
 done: the next save programs slot 3, one page program) and ``full`` (32 saves: the
 ring is full and the next save starts it over: one 4 KB erase and 16 page
@@ -26,12 +26,13 @@ leaves: that checks the flash model against CircuitPython's ``ByteArray.c`` logi
 The engine and hw packages go on the drive as ``.mpy`` (faster boots).
 """
 
-import argparse
 import random
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from tools import cli
+
+HERE = Path(__file__).resolve().parent / "device"  # scripts that run on the Pico
 SAVE_CODE = HERE / "nvm_save_code.py"
 CHECK_CODE = HERE / "nvm_check_code.py"
 MPY = ("lib", "project")
@@ -56,7 +57,7 @@ def _load_save_code():
 
 def images(saves):
     """``(nvm before, nvm after, old image, new image, defaults image)`` for a scenario."""
-    from hw import record as rec
+    from hw.store import record as rec
     from hw.menu import DEFAULTS
     from tools.emulate.nvm import FileNVM
 
@@ -206,7 +207,7 @@ def sweep(workdir, points=None, timing="typ", say=print):
 def main(argv=None):
     from tools.picosim.run import PicoError, missing
 
-    p = argparse.ArgumentParser(prog="python -m tools.picosim.powercut",
+    p = cli.Parser("powercut", prog="python -m tools.picosim.powercut",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--all", action="store_true",
                    help="every erase/program step, whole and half done")
@@ -218,6 +219,10 @@ def main(argv=None):
     if reason:
         print("powercut: %s" % reason, file=sys.stderr)
         return 2
+    try:
+        cli.output_folder("--workdir", args.workdir)
+    except cli.OutputError as err:
+        return cli.fail("powercut", err)
     try:
         sweep(args.workdir, None if args.all else list(SHORT), args.timing)
     except (PicoError, CutError) as err:

