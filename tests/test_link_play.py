@@ -1,0 +1,168 @@
+"""Link play on two handhelds' firmware in one process (tests/link_rig.py): a linked
+match of each game with identical logs on both that replay to the same trace; each
+screen drawn from its own seat (Speed hides the opponent's hand); the faults: the
+cable pulled (both pause within 0.5 s, "Link lost", then resume), bytes dropped and
+corrupted (resent, logs still identical), two hosts on one cable, the host restarting.
+"""
+
+import pytest
+
+from link_rig import LinkedPair
+from fw_rig import replay, split_matches
+from hw import messages
+from hw.app.modes import DONE, GAME, LINK
+from hw.board.pads import KEY_START
+from hw.draw.card_view import BACK
+
+GAMES = ("grid", "row", "speed")
+
+
+def linked(game="grid", ppm_b=0.0, seed=1):
+    pair = LinkedPair(ppm_b=ppm_b, seed=seed)
+    pair.choose_game(game)
+    pair.link_up()
+    return pair
+
+
+def assert_same_logs(pair):
+    a, b = pair.a.log_text(), pair.b.log_text()
+    assert a == b
+    matches = split_matches(a)
+    assert matches
+    for text in matches:
+        assert replay(text)  # tools/replay's reading: the same trace from either log
+    return matches
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_linked_match_of_each_game_gives_one_log_on_both(game):
+    pair = linked(game, ppm_b=100.0)
+    pair.start_match()
+    assert pair.play_match(limit_ms=400000)
+    matches = assert_same_logs(pair)
+    assert "game=%s" % game in matches[0] or game == "grid"
+    assert " B " in matches[0] and " A " in matches[0]  # both seats pressed
+    host, guest = pair.a.app, pair.b.app
+    assert host.game.match_winner == guest.game.match_winner
+    assert host.viewer == 0 and guest.viewer == 1
+    assert host.table.viewer == 0 and guest.table.viewer == 1
+
+
+def test_the_guest_sees_the_opponents_speed_hand_as_backs():
+    pair = linked("speed")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.b.app.mode == GAME and
+                          any(c != 255 for c in pair.b.app.game.hands[:5]), 5000)
+    pair.step(20)
+    guest, host = pair.b.app.table, pair.a.app.table
+    hands = pair.b.app.game.hands
+    for slot in range(5):
+        if hands[slot] != 255:  # A's cards: backs on B's screen, faces on A's
+            assert guest.shown_hand(0, slot) == BACK
+            assert host.shown_hand(0, slot) == hands[slot]
+        if hands[5 + slot] != 255:
+            assert guest.shown_hand(1, slot) == hands[5 + slot]
+            assert host.shown_hand(1, slot) == BACK
+
+
+def test_the_table_is_turned_for_the_guest():
+    pair = linked("grid")
+    pair.start_match()
+    pair.step(50)
+    host, guest = pair.a.app.table, pair.b.app.table
+    h = host.geometry["height"]
+    w = host.geometry["width"]
+    for pos in range(8):  # the same card places, half a turn apart, every card upright
+        a, b = host.cards[pos], guest.cards[pos]
+        assert (b.x, b.y) == (w - a.x - a.width, h - a.y - a.height)
+        assert not a.flipped and not b.flipped
+    assert host.cards[0].y > h // 2 and guest.cards[4].y > h // 2  # each player's row below
+
+
+def test_the_shared_screen_is_unchanged_without_link():
+    from hw.games.grid.table import TableView, card_sheets
+    from hw.draw import gfx
+
+    view = TableView(320, 240, gfx.glyph_sheet(), card_sheets(320, 240))
+    assert view.viewer == -1
+    assert [c.flipped for c in view.cards] == [False] * 4 + [True] * 4
+
+
+def test_cable_pulled_pauses_both_within_half_a_second_then_resumes():
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
+    pair.step(300)
+    pair.cut = True
+    pulled = pair.true_us
+    assert pair.run_until(lambda: pair.a.app.message(pair.a.clock()) == messages.MSG_LINK_LOST
+                          and pair.b.app.session.lost, 2000)
+    assert (pair.true_us - pulled) / 1000 <= 500
+    assert pair.b.app.message(pair.b.app.session.host_now(pair.b.clock())) == \
+        messages.MSG_LINK_LOST
+    pair.step(1000)
+    pair.cut = False
+    assert pair.run_until(lambda: not pair.a.app.session.paused()
+                          and not pair.b.app.session.paused(), 4000)
+    assert pair.play_match(limit_ms=400000)
+    assert_same_logs(pair)
+
+
+def test_a_long_start_while_the_link_is_lost_abandons_the_match():
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME, 5000)
+    pair.cut = True
+    pair.step(600)
+    pair.a.key(KEY_START, True)
+    pair.step(1100)
+    pair.a.key(KEY_START, False)
+    pair.step(5)
+    assert pair.a.app.mode == LINK
+    assert "# match abandoned (START held)" in pair.a.log_text()
+
+
+def test_dropped_and_corrupted_bytes_are_resent_and_the_logs_stay_identical():
+    pair = linked("grid", seed=3)
+    pair.drop_rate = 0.005
+    pair.corrupt_rate = 0.003
+    pair.start_match()
+    assert pair.play_match(limit_ms=400000)
+    assert pair.lost[0] + pair.lost[1] > 0
+    assert pair.a.app.session.link.resent + pair.b.app.session.link.resent > 0
+    assert_same_logs(pair)
+
+
+def test_two_hosts_on_one_cable_say_so():
+    pair = LinkedPair()
+    pair.open_link(pair.a, 0)
+    pair.open_link(pair.b, 0)
+    pair.step(500)
+    for hand in (pair.a, pair.b):
+        assert hand.app.mode == LINK
+        assert "Two hosts on one cable" in hand.app.link_view.shown_lines()
+
+
+def test_the_host_restarting_ends_the_guests_match_as_abandoned():
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.b.app.mode == GAME, 5000)
+    pair.step(200)
+    # the host's firmware starts again: a new Link (a new nonce) on the same cable
+    host = pair.a.app
+    host.leave_link()
+    host.seeds.next()
+    pair.open_link(pair.a, 0)
+    assert pair.run_until(lambda: pair.b.app.mode == LINK, 3000)
+    assert "The host restarted" in pair.b.app.link_view.shown_lines()
+    assert "# match abandoned (the host restarted)" in pair.b.log_text()
+
+
+def test_leaving_link_play_frees_the_port():
+    pair = linked("grid")
+    pair.a.key(KEY_START, True)
+    pair.step(1100)
+    pair.a.key(KEY_START, False)
+    pair.step(5)
+    assert pair.a.app.session is None and pair.a.port.closed
+    assert pair.a.app.mode != LINK and pair.a.app.viewer == -1
