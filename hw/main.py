@@ -92,6 +92,12 @@ def link_opener(profile, board):
     rx = getattr(board, pins[1], None)
     if tx is None or rx is None:
         return None, None
+    try:
+        import busio
+    except ImportError:  # a port of CircuitPython without busio: no link
+        return None, None
+    if not hasattr(busio, "UART"):
+        return None, None
     from supervisor import ticks_ms
 
     def opener():

@@ -347,7 +347,7 @@ class App(Screens, MatchFlow, Attract):
         """The menu's *Link*: open the cable in the menu's role, show the link screen."""
         try:
             port = self.link_open()
-        except (ValueError, RuntimeError, OSError) as err:  # pins taken, no UART there
+        except (ValueError, RuntimeError, OSError, ImportError) as err:  # pins taken, no UART
             print("link: cannot open the cable's port: %s" % err)
             return
         from hw.app.linked import LinkSession

@@ -110,7 +110,7 @@ class Screens:
             kind = self.kind
             if self.card_tiles is None:
                 self.card_tiles = kind.sheets(width, height)
-            if self.viewer >= 0:  # link play: the table from this handheld's seat
+            if self.viewer >= 0 and getattr(kind, "VIEWPOINTS", False):  # link play: from its seat
                 view = kind.view(width, height, self.glyphs, self.card_tiles, self.viewer)
             else:
                 view = kind.view(width, height, self.glyphs, self.card_tiles)

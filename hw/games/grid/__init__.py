@@ -49,6 +49,9 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
+VIEWPOINTS = True  # view() takes a viewer seat (link play)
+
+
 def view(width, height, glyphs, sheets, viewer=-1):
     from hw.games.grid.table import TableView
 
