@@ -1,5 +1,6 @@
 # Dev entry points. Needs only python3 (with venv), node >= 20, npm and make.
-#   make test   - bootstrap .venv and node_modules if stale, then run pytest
+#   make test   - bootstrap .venv and node_modules if stale, then run every test (all cores)
+#   make check  - the edit-test loop in under a minute: rules, properties, firmware, VM allocation
 #   make play   - desktop emulator        make bench - engine benchmark
 #   make picosim                                 the firmware on real CircuitPython in an emulated Pico (headless demo)
 #   make cpstack                                 fetch and check the real CircuitPython 10.2.1 files (tools/cpstack)
@@ -22,7 +23,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 
-.PHONY: soak venv node_modules test play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap libcost \
+.PHONY: soak venv node_modules test check play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap libcost \
 	cpstack cpstack-unix link
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
@@ -43,9 +44,28 @@ test: export SDL_AUDIODRIVER = dummy
 test: export PYTHONDONTWRITEBYTECODE = 1
 # The CircuitPython stack is fetched first; without it (offline) the tests that need
 # a file skip, each saying which and `make cpstack`.
+# On every core (pytest-xdist): tests/conftest.py keeps the tests that share an emulated
+# Pico or a copy of the repository on one worker, the longest first. JOBS=0: one process.
+JOBS ?= auto
+PYTEST := $(VENV)/bin/pytest -q -p no:cacheprovider -n $(JOBS) --dist loadgroup --no-loadscope-reorder
 test: venv node_modules
 	@$(CPSTACK) fetch --quiet || echo "make test: going on; the tests that need what is missing skip"
-	$(VENV)/bin/pytest -q -p no:cacheprovider tests
+	$(PYTEST) --durations=15 tests
+
+# The edit-test loop: the engine's rules and properties, the firmware on the stand-ins
+# (tools/cpstubs), the engine's zero-allocation proofs (tests/mpy, heap_lock).
+# Everything else (emulators, tools, docs, the emulated Pico, power cuts) is make test's.
+CHECK_TESTS := tests/test_*rules.py tests/test_*properties.py tests/test_fw_*.py \
+	tests/test_micropython.py
+# The VM proofs run in CircuitPython's interpreter here (native: seconds); make test runs
+# them in MicroPython's too (the npm VM: five times slower).
+CHECK_K := not test_micropython or circuitpython and (vm_alloc.py or vm_row_alloc.py \
+	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py)
+check: export SDL_VIDEODRIVER = dummy
+check: export SDL_AUDIODRIVER = dummy
+check: export PYTHONDONTWRITEBYTECODE = 1
+check: venv node_modules
+	$(PYTEST) $(CHECK_TESTS) -k "$(CHECK_K)"
 
 # The same fuzz tests `make test` runs (3000 logs, 400 streams, 16 over a pty; 400 tool
 # command lines, 30 settings boots, 60 deploys, 2 on real tmpfs drives), longer.

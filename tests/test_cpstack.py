@@ -284,6 +284,50 @@ def test_a_cached_copy_that_fails_its_check_is_removed_and_fetched_again(stack, 
     assert how == "downloaded" and path.read_bytes() == uf2()
 
 
+def test_a_bad_cached_copy_another_process_removed_first_is_fetched_again(stack, server,
+                                                                        monkeypatch):
+    """Two test workers start at once: both find the cached copy bad, the other removes it."""
+    from tools.cpstack import fetch
+
+    cache, _ = stack
+    url, served = server
+    cache.mkdir()
+    target = cache / ARTIFACTS["uf2"].file
+    target.write_bytes(uf2()[:512])
+    served["/pico.uf2"] = uf2()
+
+    def check_while_another_removes_it(artifact, path):
+        try:
+            return check(artifact, path)
+        except CheckError:
+            if path == target:
+                path.unlink()  # the other process's removal, between our check and ours
+            raise
+
+    monkeypatch.setattr(fetch, "check", check_while_another_removes_it)
+    how, path, _ = obtain(from_("uf2", url + "/pico.uf2"))
+    assert how == "downloaded" and path.read_bytes() == uf2()
+
+
+def test_two_fetches_at_once_into_one_cache_both_succeed_and_leave_no_part_file(stack):
+    cache, mirror = stack
+    mirror.mkdir()
+    (mirror / ARTIFACTS["uf2"].file).write_bytes(uf2())
+    (mirror / ARTIFACTS["mpy-cross"].file).write_bytes(tool())
+    (mirror / ARTIFACTS["mpy-cross"].file).chmod(0o755)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    runs = [subprocess.Popen([sys.executable, "-c", "import sys; from tools.cpstack.__main__ "
+                              "import main; sys.exit(main(['fetch', 'uf2', 'mpy-cross']))"],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(4)]
+    for run in runs:
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 0, err
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        ARTIFACTS[k].file for k in ("uf2", "mpy-cross"))  # no .part file left over
+    assert (cache / ARTIFACTS["uf2"].file).read_bytes() == uf2()
+
+
 # ------------------------------------------------------------------ the CLI
 
 def test_install_checks_the_file_first_and_takes_the_bootrom_as_an_elf(stack, tmp_path, capsys,

@@ -91,6 +91,8 @@ LINKRIG = ("two emulated Picos: minutes per run and the CircuitPython stack (mak
 CPSTACK = "the CircuitPython stack, which a copy of the repository lacks; tests/test_cpstack.py"
 NOT_RUN = {
     "make test": "this test is part of make test",
+    "JOBS=0 make test": "this test is part of make test",
+    "make check": "a part of make test (this test is in make test)",
     "make node_modules": "npm ci of the MicroPython VM; in the copy node_modules is this"
     " checkout's (a link): make test and make bench run it first",
     "make link": LINKRIG,
@@ -134,6 +136,7 @@ NOT_RUN = {
     " --seconds 16 --latency build/covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
     "make libcost": PICOSIM,
+    "make heap": PICOSIM,
     "make cpstack": CPSTACK + " fetches from a local HTTP server (this downloads from the web)",
     "make cpstack-unix": CPSTACK + " dry-runs it (this clones CircuitPython from GitHub and"
     " compiles for minutes, with gcc-multilib)",
@@ -184,11 +187,11 @@ NOT_RUN = {
     "tools/replay /tmp/x.log": XVFB,
 }
 # make commands of NOT_RUN with real values: `make -n` shows the target and variables exist.
-DRY_RUN = ("make test", "make node_modules", "make picosim", "make capture PORT=/dev/ttyACM1",
+DRY_RUN = ("make test", "make check", "make node_modules", "make picosim", "make capture PORT=/dev/ttyACM1",
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
-           "make soak", "make libcost", "make cpstack", "make cpstack-unix", "make link")
+           "make soak", "make libcost", "make heap", "JOBS=0 make test", "make cpstack", "make cpstack-unix", "make link")
 
 
 def key(command):

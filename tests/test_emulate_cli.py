@@ -95,6 +95,12 @@ def _unused_display():
     pytest.skip("no unused X display number")
 
 
+# Both pick the first unused display number, and the second makes it answer for a
+# moment: one xdist worker runs them, one after the other.
+X_DISPLAYS = pytest.mark.xdist_group("x-display-numbers")
+
+
+@X_DISPLAYS
 def test_a_stale_display_is_reported_in_one_line_and_the_run_is_headless(tmp_path):
     display = _unused_display()
     run = run_emulate(["--seed", "3", "--seconds", "2"], tmp_path, DISPLAY=display)
@@ -107,6 +113,7 @@ def test_a_stale_display_is_reported_in_one_line_and_the_run_is_headless(tmp_pat
     assert (tmp_path / "build" / "emulator-play" / "demo.gif").exists()
 
 
+@X_DISPLAYS
 def test_a_display_that_answers_is_used(tmp_path):
     import socket
 
@@ -152,20 +159,18 @@ def test_a_display_that_answers_is_used(tmp_path):
 
 
 def test_gif_alone_writes_the_gif_and_leaves_no_frames(tmp_path):
-    import glob
-    import tempfile
-
     from PIL import Image
 
-    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "emulate-frames-*")))
+    tmp = tmp_path / "tmp"  # its own temporary folder: other test workers make frames too
+    tmp.mkdir()
     run = run_emulate(["--headless", "--seed", "7", "--script", str(ROOT / "docs" / "example.script"),
-                       "--gif", "out/run.gif"], tmp_path)
+                       "--gif", "out/run.gif"], tmp_path, TMPDIR=str(tmp))
     assert run.returncode == 0, run.stderr
     gif = Image.open(tmp_path / "out" / "run.gif")
     assert gif.n_frames >= 3 and gif.size == (320, 240)  # title, menu, deal, presses ...
     assert "animated GIF: out/run.gif (%d frames)" % gif.n_frames in run.stdout
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["run.gif"]
-    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "emulate-frames-*"))) == before
+    assert not list(tmp.glob("emulate-frames-*"))  # the frames went with their folder
 
 
 def test_demo_and_make_play_write_to_separate_folders(tmp_path):

@@ -109,9 +109,13 @@ def test_window_opens_and_answers_keys(tmp_path):
                                 "--seconds", "60"], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         def title_shown():  # the window shows the title's green felt (its 320x240 panel)
+            from PIL import ImageChops
+
             image = grab(display)
-            felt = sum(1 for r, g, b in image.convert("RGB").getdata()
-                       if g > 60 and r < 40 and b < 60)
+            r, g, b = image.convert("RGB").split()
+            felt = ImageChops.multiply(ImageChops.multiply(
+                r.point(lambda v: 255 if v < 40 else 0), g.point(lambda v: 255 if v > 60 else 0)),
+                b.point(lambda v: 255 if v < 60 else 0)).histogram()[255]
             return image if felt > 320 * 240 // 2 else None
         title = wait_for(title_shown)
         assert title, "no emulator window with the title screen appeared"

@@ -16,6 +16,7 @@ from fw_rig import Rig
 from hw.store import record as rec
 from hw.app import App
 from hw.app.modes import TITLE
+from hw.games import forget
 from hw.main import record_store
 from hw.menu import DEFAULTS, Menu
 from hw.board.profiles import PROFILES, SettingError, choose
@@ -151,7 +152,7 @@ def test_a_new_fram_takes_over_the_flash_record_and_flash_is_never_written_again
 
 
 def test_no_fram_fitted_keeps_the_record_in_flash(capsys):
-    sys.modules.pop("hw.store.fram", None)
+    forget("hw.store.fram")  # not loaded (not in sys.modules, not an attribute of hw.store)
     nvm = FileNVM(None)
     assert record_store(PROFILE, board, nvm) is nvm  # no pull-ups on GP27/GP26
     assert "no FRAM on SCL GP27, SDA GP26" in capsys.readouterr().out

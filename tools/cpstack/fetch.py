@@ -118,7 +118,7 @@ def obtain(artifact, network=True):
             return "present", target, check(artifact, target)
         except CheckError as err:
             notes.append("the cached copy failed its check (%s) and was removed" % err)
-            target.unlink()
+            target.unlink(missing_ok=True)  # another process may have removed it first
     mirror = mirror_dir()
     if mirror is not None and (mirror / artifact.file).is_file():
         try:

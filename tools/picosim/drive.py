@@ -23,7 +23,9 @@ as ``tools.deploy`` installs a kit: compiled code interns only the names it need
 (no local variable names), which keeps the qstr pools, and so the heap, smaller
 (about 8 KB once every game has been played, measured on the emulated Pico), and
 boots faster. ``boot.py`` and ``code.py`` stay source (CircuitPython looks them up by
-those names).
+those names). Each compiled file is kept for the life of the process, keyed by its
+name and bytes: a test session builds a drive per run, and a hundred ``mpy-cross``
+processes per drive would cost seconds each time.
 """
 
 import ast
@@ -137,8 +139,18 @@ def settings_toml(settings):
     return "\n".join(lines) + "\n"
 
 
+_COMPILED = {}  # (name, source bytes) -> .mpy bytes
+
+
 def mpy_cross(source, name):
     """Compile ``source`` (bytes) with CircuitPython's mpy-cross; return the .mpy bytes."""
+    key = (name, bytes(source))
+    if key not in _COMPILED:
+        _COMPILED[key] = _compile(key[1], name)
+    return _COMPILED[key]
+
+
+def _compile(source, name):
     if not MPY_CROSS.is_file():
         raise DriveError(cpstack.missing_line("mpy-cross"))
     with tempfile.TemporaryDirectory() as tmp:
