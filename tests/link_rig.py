@@ -114,10 +114,10 @@ class Log:
 class Handheld:
     """One App and its parts."""
 
-    def __init__(self, pair, name, ppm, seed):
+    def __init__(self, pair, name, ppm, seed, start=1000):
         self.pair = pair
         self.name = name
-        self.clock = Clock(pair, ppm, start=1000 + 7919 * (name == "B"))
+        self.clock = Clock(pair, ppm, start=start + 7919 * (name == "B"))
         self.port = Port(pair, 0 if name == "A" else 1)
         self.pads = Pads()
         self.serial = Log()
@@ -147,7 +147,7 @@ class Handheld:
 class LinkedPair:
     """Host (A) and guest (B) on one cable, stepping 1 ms of true time in turn."""
 
-    def __init__(self, ppm_b=0.0, seed=1):
+    def __init__(self, ppm_b=0.0, seed=1, start=1000):
         self.true_us = 0
         self.wire = ([], [])  # (arrival us, byte) per direction (0: A -> B)
         self.cut = False
@@ -159,8 +159,8 @@ class LinkedPair:
         self.b_ms = 0
         self.sent = [0, 0]
         self.lost = [0, 0]
-        self.a = Handheld(self, "A", 0.0, seed)
-        self.b = Handheld(self, "B", ppm_b, seed + 1)
+        self.a = Handheld(self, "A", 0.0, seed, start)
+        self.b = Handheld(self, "B", ppm_b, seed + 1, start)
         self.sides = (self.a, self.b)
 
     def send(self, side, data):

@@ -48,6 +48,22 @@ def test_a_linked_match_of_each_game_gives_one_log_on_both(game):
     assert host.table.viewer == 0 and guest.table.viewer == 1
 
 
+def test_a_linked_match_starts_at_the_hosts_time_past_half_the_tick_range():
+    # ticks_ms past 2**28 (3.1 days up; the desktop emulator starts 20 s before the
+    # wrap): a new engine's clock 0 reads as after now, and the host's first game
+    # once started at 0 and waited for the wrap.
+    start = (1 << 29) - 20000
+    pair = LinkedPair(seed=3, start=start)
+    pair.link_up()
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.a.app.game.clock > start,
+                          5000)
+    line = next(x for x in pair.a.log_text().splitlines() if x.startswith("start "))
+    assert int(line.split()[1]) > start
+    pair.step(2000)  # and the host judges on as the guest's watermarks come
+    assert 0 <= pair.a.clock() - pair.a.app.game.clock <= 20
+
+
 def test_the_guest_sees_the_opponents_speed_hand_as_backs():
     pair = linked("speed")
     pair.start_match()

@@ -244,6 +244,12 @@ class LinkSession:
         app = self.app
         gate = self.link.gate
         game = app.game
+        if not game.started:
+            # No game yet: nothing to judge, and the clock follows now, so the first
+            # game starts at now (a new engine's clock is 0: past 2**28 ms of uptime,
+            # now would read as before it, and the game would start at 0).
+            app._advance(now)  # pylint: disable=protected-access
+            return
         lim = gate.limit(now) if self.linked else now
         if lim == NOT_YET:
             return
