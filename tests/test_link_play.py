@@ -51,7 +51,8 @@ def test_a_linked_match_of_each_game_gives_one_log_on_both(game):
 def test_a_linked_match_starts_at_the_hosts_time_past_half_the_tick_range():
     # ticks_ms past 2**28 (3.1 days up; the desktop emulator starts 20 s before the
     # wrap): a new engine's clock 0 reads as after now, and the host's first game
-    # once started at 0 and waited for the wrap.
+    # once started at 0 and waited for the wrap; the guest's estimate of the host's
+    # clock, kept from going back from 0, stayed at 0.
     start = (1 << 29) - 20000
     pair = LinkedPair(seed=3, start=start)
     pair.link_up()
@@ -62,6 +63,8 @@ def test_a_linked_match_starts_at_the_hosts_time_past_half_the_tick_range():
     assert int(line.split()[1]) > start
     pair.step(2000)  # and the host judges on as the guest's watermarks come
     assert 0 <= pair.a.clock() - pair.a.app.game.clock <= 20
+    # the guest's screen shows the host's time (its CPU player and its flow read it)
+    assert abs(pair.b.app.session.host_now(pair.b.clock()) - pair.a.clock()) <= 20
 
 
 def test_the_guest_sees_the_opponents_speed_hand_as_backs():

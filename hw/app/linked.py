@@ -112,6 +112,7 @@ class LinkSession:
         self.host_t = 0
         self.host_at = 0
         self.host_now_last = 0
+        self.host_seen = False  # a line with the host's time came since linking
         self.in_match = False
         self.requests = 0  # guest: START taps and holds sent
         self.dropped = 0  # presses the window or a queue could not take
@@ -146,6 +147,7 @@ class LinkSession:
         app = self.app
         self.changes += 1
         if event == lk.EV_LINKED:
+            self.host_seen = False  # maybe another host, another clock
             self.linked = True
             self.lost = False
             self.problem = None
@@ -163,6 +165,7 @@ class LinkSession:
                 app.log.comment(ABANDONED_GUEST)
                 app.leave_match()
         elif event == lk.EV_HOST_RESTARTED:  # guest
+            self.host_seen = False
             self.linked = False
             self.lost = False
             if self.in_match:
@@ -329,18 +332,21 @@ class LinkSession:
 
     # ------------------------------------------------------------ guest: the log
     def host_now(self, now):
-        """Guest: the host's clock now, estimated from the latest line (never going back)."""
+        """Guest: the host's clock now, estimated from the latest line (never going back
+        once a line has come: before, nothing is known to keep it from)."""
         est = ticks_add(self.host_t, ticks_diff(now, self.host_at))
-        if ticks_diff(est, self.host_now_last) < 0:
-            est = self.host_now_last
-        self.host_now_last = est
+        if self.host_seen:
+            if ticks_diff(est, self.host_now_last) < 0:
+                est = self.host_now_last
+            self.host_now_last = est
         return est
 
     def _seen(self, t):
         self.host_t = t
         self.host_at = self.link.clock()
-        if ticks_diff(t, self.host_now_last) > 0:
+        if not self.host_seen or ticks_diff(t, self.host_now_last) > 0:
             self.host_now_last = t
+        self.host_seen = True
 
     def on_log(self, buf, start, n):
         """Guest: one line of the host's match log: play it, and log it as it came."""
