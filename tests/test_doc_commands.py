@@ -48,6 +48,10 @@ RUN = (
     "make venv",
     ".venv/bin/python -m tools.emulate --headless --nvm none --seed 7 --script docs/example.script",
     "tools/replay out/match.log",
+    ".venv/bin/python -m tools.emulate --link --headless --autoplay expert --game grid --seed 5"
+    " --ppm 100 --nvm none --log build/link/match.log",
+    "cmp build/link/match-A.log build/link/match-B.log",
+    "tools/replay build/link/match-B.log",
     ".venv/bin/python -m tools.emulate",
     "CSPEED_ATTRACT_S=5 make play",
     ".venv/bin/python -m tools.emulate.bench",
@@ -146,6 +150,9 @@ NOT_RUN = {
     "sudo apt-get install gcc-multilib": INSTALL,
     ".venv/bin/python -m tools.emulate --button-test": "the button test in a window a person"
     " presses keys in, open until closed",
+    ".venv/bin/python -m tools.emulate --link --game speed --ppm 50": "two windows two people"
+    " play in, open until closed (tests/test_emulate_link.py runs --link headless)",
+    ".venv/bin/python -m tools.emulate --link": "as --link --game speed --ppm 50",
     ".venv/bin/python -m tools.picosim --game row --attract 2 --setting CSPEED_DIAG=1 --diag"
     " --seconds 12": PICOSIM,
     "CSPEED_ATTRACT_S=0 .venv/bin/python -m tools.emulate --window --nvm none --seed 7":
@@ -297,7 +304,8 @@ def _check_pictures(clone, out):
     from tools import pictures
 
     for name, args in pictures.PICTURES:
-        assert pictures.compare(name, args, clone / name, ROOT / name) is None, name
+        for each in pictures.files(name, args):
+            assert pictures.compare(each, args, clone / each, ROOT / each) is None, each
 
 
 CHECKS = {
