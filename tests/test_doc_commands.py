@@ -80,6 +80,16 @@ RUN = (
     " --seed 12345 --nvm none --until 2900 --screenshot docs/img/cards-240x135.png",
     ".venv/bin/python -m tools.emulate --headless --size 320x240 --script docs/cards.script"
     " --seed 12345 --nvm none --until 3080 --screenshot docs/img/tie-320x240.png",
+    # docs/RULES-AGGRAVATION.md: the handheld's controls, measured, and its pictures
+    ".venv/bin/python -m tools.aggravation_pad --games 2000 --seed 1 --jobs 2",
+    ".venv/bin/python -m tools.emulate --headless --size 320x240 --script docs/aggravation.script"
+    " --seed 3 --nvm none --until 8380 --screenshot docs/img/aggravation-320x240.png",
+    ".venv/bin/python -m tools.emulate --headless --size 240x240 --script docs/aggravation.script"
+    " --seed 3 --nvm none --until 8380 --screenshot docs/img/aggravation-240x240.png",
+    ".venv/bin/python -m tools.emulate --headless --size 240x135 --script docs/aggravation.script"
+    " --seed 3 --nvm none --until 8380 --screenshot docs/img/aggravation-240x135.png",
+    ".venv/bin/python -m tools.emulate --headless --size 320x240 --script docs/aggravation.script"
+    " --seed 3 --nvm none --until 10020 --screenshot docs/img/aggravation-call-320x240.png",
 )
 
 BOARD = "needs a board plugged in (its serial port or its CIRCUITPY drive)"
@@ -136,8 +146,13 @@ NOT_RUN = {
     ".venv/bin/python -m tools.picosim --setting CSPEED_DIAG=1 --diag --json report.json"
     " --seconds 30": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/heap_code.py --mpy none --diag": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/qstr_code.py --setting"
+    " PROBE_GAMES=3 --seconds 25": PICOSIM,
     ".venv/bin/python -m tools.picosim --script docs/covers.script --seed 7 --attract 0"
     " --seconds 16 --latency build/covers.json": PICOSIM,
+    ".venv/bin/python -m tools.picosim.heap --games aggravation": PICOSIM,
+    ".venv/bin/python -m tools.picosim --game aggravation --script docs/aggravation-covers.script"
+    " --seed 7 --attract 0 --seconds 17 --latency build/aggravation-covers.json": PICOSIM,
     "make powercut": PICOSIM + " (every cut point: about 40 minutes)",
     "make libcost": PICOSIM,
     "make heap": PICOSIM,

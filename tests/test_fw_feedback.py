@@ -15,7 +15,7 @@ from engine.family import COVER, EV_DEAL, EV_MATCH, EV_OVER, EV_PRESS, EV_STUCK,
 from hw.board import buzzer as bz
 from hw.app import feedback as fb
 from hw.draw import gfx
-from hw import messages
+from hw import games, messages
 from hw.app.modes import DONE, GAME, MENU, READY
 from hw.menu import MATCH, PLAYERS, TIES
 from hw.board.pads import KEY_START
@@ -263,7 +263,7 @@ RESULTS = (messages.MSG_WIN_A, messages.MSG_WIN_B, messages.MSG_MATCH_A, message
            messages.MSG_CPU_MATCH_A, messages.MSG_CPU_MATCH_B)
 
 
-@pytest.mark.parametrize("key", ["grid", "row", "speed"])
+@pytest.mark.parametrize("key", [key for key, _ in games.GAMES])
 def test_every_game_words_results_one_way(key):
     """Issue 20 (3.14): one scheme in every game and mode: both seats read the same
     line, naming the winner (A, B or CPU); nobody is told "You"."""

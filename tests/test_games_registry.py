@@ -17,7 +17,7 @@ from hw.store.record import MAX_GAMES, OPTION_BYTES
 KEYS = [key for key, _ in hw_games.GAMES]
 # Engine games whose firmware package is still being built (its engine, replay and
 # simulation are in; the handheld's screen and controls follow): empty when done.
-ENGINE_ONLY = ("aggravation",)
+ENGINE_ONLY = ()
 
 
 def test_the_firmware_plays_exactly_the_engines_games():

@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 _RUN = ("--headless", "--nvm", "none")
 _CARDS = ("--script", "docs/cards.script", "--seed", "12345")
+_AGG = ("--script", "docs/aggravation.script", "--seed", "3")
 
 # (the picture, the tools.emulate arguments that draw it; the output option last)
 PICTURES = (
@@ -52,6 +53,14 @@ PICTURES = (
     ("docs/img/speed_screen.png",
      ("--game", "speed", "--seed", "10", "--script", "docs/speed.script", "--until", "3700",
       "--screenshot")),
+    ("docs/img/aggravation-320x240.png",
+     ("--size", "320x240") + _AGG + ("--until", "8380", "--screenshot")),
+    ("docs/img/aggravation-240x240.png",
+     ("--size", "240x240") + _AGG + ("--until", "8380", "--screenshot")),
+    ("docs/img/aggravation-240x135.png",
+     ("--size", "240x135") + _AGG + ("--until", "8380", "--screenshot")),
+    ("docs/img/aggravation-call-320x240.png",
+     ("--size", "320x240") + _AGG + ("--until", "10020", "--screenshot")),
     ("docs/img/button-test.png",
      ("--button-test", "--script", "docs/button-test.script", "--until", "3200", "--screenshot")),
     # two handhelds on one cable (--link): link-speed-A.png (the host's), -B.png (the guest's)

@@ -33,7 +33,9 @@ A kind module provides:
 * ``target(game, seat, button)``: the engine argument that ``seat``'s pad button 0-7
   (``hw.board.pads``: 0-3 the near row, 4-7 the far row, each from the seat's own
   left) presses, or -1 when that button does nothing now. Called once per press, it
-  must not allocate, and may keep state (a play made of two buttons).
+  must not allocate, and may keep state (a play made of two buttons); such a kind may
+  give ``press_button(seat, n)``, the button whose press alone makes ``n`` (tools that
+  read a log find a press's button with it, or else by ``target`` on a stand-in).
 
 Adding a game: its package, then one line in :data:`GAMES` (docs/ADDING_A_GAME.md).
 The record keeps the chosen game's *index* here and a row of options per index, so a
@@ -52,6 +54,7 @@ GAMES = (
     ("grid", "California Speed 2x4"),
     ("row", "Shared row"),
     ("speed", "Speed"),
+    ("aggravation", "Aggravation"),
 )
 
 NAMES = tuple(entry[1] for entry in GAMES)

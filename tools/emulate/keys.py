@@ -52,6 +52,8 @@ HELP_LINES = (
     "  6 piles: A: A S D F E R, B: J K U I O P",
     "Speed: cards A S D F E (A), P O I U K (B); piles Q R (A), ; J (B)",
     "       cancel W (A), L (B); a card that fits one pile plays at once",
+    "Aggravation: each key row = 4 columns (near: yours, far: the other's);",
+    "  blue: a column selected (that key row picks 1-4), white: a held tap",
     "20 s idle on the title: demo (CPU vs CPU); any key: back",
     "Button test: menu 'Button test' + START (or start with --button-test)",
     "Card outlines: orange = pending (2x4: still coverable) or selected (Speed),",

@@ -229,7 +229,9 @@ def press_buttons(data):
                 seat, n = "AB".index(fields[2]), int(fields[3])
             except ValueError:
                 continue
-            out.append(next((b for b in range(8) if kind.target(table, seat, b) == n), 0))
+            hook = getattr(kind, "press_button", None)  # a kind whose target keeps state
+            out.append(hook(seat, n) if hook is not None else
+                       next((b for b in range(8) if kind.target(table, seat, b) == n), 0))
     return out
 
 
