@@ -282,7 +282,8 @@ class LinkedPair:
 
     def press_arg(self, hand, seat, n):
         """Press the pad button(s) of ``hand`` that play engine argument ``n``: Speed's
-        card, then its pile if the card was only selected (hw.games.speed.keys)."""
+        card, then its pile if the card was only selected (hw.games.speed.keys);
+        Aggravation's column, then its line if the column was only selected."""
         app = hand.app
         game = app.game
         if game.GAME == "speed":
@@ -293,6 +294,15 @@ class LinkedPair:
             self.step()
             if app.mode == GAME and game.controls.selection(game, seat) == slot:
                 hand.tap(seat * 8 + pile_button(seat, pile))
+            return True
+        if game.GAME == "aggravation":  # a column, then its line if it was only selected
+            from hw.games.aggravation.keys import column_button, line_of
+
+            button = column_button(seat, n)
+            hand.tap(seat * 8 + button)
+            self.step()
+            if app.mode == GAME and game.controls.selection(game, seat, game.clock) >= 0:
+                hand.tap(seat * 8 + (button & 4) + line_of(n))
             return True
         kind = app.kind
         for button in range(8):

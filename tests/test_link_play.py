@@ -14,7 +14,7 @@ from hw.app.modes import DONE, GAME, LINK
 from hw.board.pads import KEY_START
 from hw.draw.card_view import BACK
 
-GAMES = ("grid", "row", "speed")
+GAMES = ("grid", "row", "speed", "aggravation")
 
 
 def linked(game="grid", ppm_b=0.0, seed=1):
@@ -65,6 +65,32 @@ def test_a_linked_match_starts_at_the_hosts_time_past_half_the_tick_range():
     assert 0 <= pair.a.clock() - pair.a.app.game.clock <= 20
     # the guest's screen shows the host's time (its CPU player and its flow read it)
     assert abs(pair.b.app.session.host_now(pair.b.clock()) - pair.a.clock()) <= 20
+
+
+def test_aggravation_is_turned_for_the_guest_with_every_text_upright():
+    from hw.games.aggravation.table import TILES
+
+    pair = linked("aggravation")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME
+                          and pair.b.app.game.row_len[0] and pair.b.app.game.row_len[1], 8000)
+    pair.step(50)
+    host, guest = pair.a.app.table, pair.b.app.table
+    geo = host.geometry
+    w, h = geo["width"], geo["height"]
+
+    def place(view, pos):
+        face = view.tiles[TILES * view.slot_of(pos)]
+        return face.x - view.dx[0], face.y - view.dy[0]
+    for pos in (0, 14):  # each row's first stack, half a turn apart on the two screens
+        ax, ay = place(host, pos)
+        bx, by = place(guest, pos)
+        assert (bx, by) == (w - ax - geo["card_w"], h - ay - geo["card_h"])
+    assert place(host, 0)[1] > h // 2 and place(guest, 14)[1] > h // 2  # own row below
+    for view in (host, guest):  # both strips read upright from the viewer's seat
+        for field in view.left_text + view.score_text + view.messages + view.labels:
+            assert not field.flip_y
+        assert view.messages[view.viewer].y > h // 2  # its own strip at the bottom
 
 
 def test_the_guest_sees_the_opponents_speed_hand_as_backs():

@@ -369,7 +369,7 @@ class Autoplay:
         self.seed = seed
         self.bot = None
         self.started = False
-        self.pile_due = None  # Speed: (slot, pile, time) a pile press after a selection
+        self.second = None  # (n, first button, time): Speed's pile or Aggravation's line next
         self.ending = False
 
     def __call__(self, emu, now):
@@ -389,17 +389,22 @@ class Autoplay:
             emu.until_ms = emu.elapsed() + STOP_AFTER_MATCH_MS
         if app.mode != GAME:
             self.bot = None
-            self.pile_due = None
+            self.second = None
             return
         game = app.game
-        if self.pile_due is not None:
-            slot, pile, at = self.pile_due
-            if now - at >= 12:  # the card's press has been read (debounce, a pass)
-                self.pile_due = None
-                if game.controls.selection(game, self.seat) == slot:
+        if self.second is not None:  # a press that may need a second one
+            n, button, at = self.second
+            if now - at >= 12:  # the first press has been read (debounce, a pass)
+                self.second = None
+                if game.GAME == "speed" and game.controls.selection(game, self.seat) == n % 5:
                     from hw.games.speed.keys import pile_button
 
-                    scanner.tap(self.seat * 8 + pile_button(self.seat, pile), now, hold=20)
+                    scanner.tap(self.seat * 8 + pile_button(self.seat, n // 5), now, hold=20)
+                elif game.GAME == "aggravation" and \
+                        game.controls.selection(game, self.seat, game.clock) >= 0:
+                    from hw.games.aggravation.keys import line_of
+
+                    scanner.tap(self.seat * 8 + (button & 4) + line_of(n), now, hold=20)
             return
         bot = self.bot
         if bot is None or bot.game is not game:
@@ -412,12 +417,18 @@ class Autoplay:
         n = bot.step(game.clock if session.host else session.host_now(now))
         if n < 0:
             return
-        if game.GAME == "speed":
+        if game.GAME == "speed":  # the card; its pile next if it was only selected
             from hw.games.speed.keys import slot_button
 
-            slot, pile = n % 5, n // 5
-            scanner.tap(self.seat * 8 + slot_button(slot), now, hold=20)
-            self.pile_due = (slot, pile, now)
+            scanner.tap(self.seat * 8 + slot_button(n % 5), now, hold=20)
+            self.second = (n, 0, now)
+            return
+        if game.GAME == "aggravation":  # the column; its line next if only selected
+            from hw.games.aggravation.keys import column_button
+
+            button = column_button(self.seat, n)
+            scanner.tap(self.seat * 8 + button, now, hold=20)
+            self.second = (n, button, now)
             return
         for button in range(8):
             if app.kind.target(game, self.seat, button) == n:
