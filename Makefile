@@ -60,7 +60,8 @@ CHECK_TESTS := tests/test_*rules.py tests/test_*properties.py tests/test_fw_*.py
 # The VM proofs run in CircuitPython's interpreter here (native: seconds); make test runs
 # them in MicroPython's too (the npm VM: five times slower).
 CHECK_K := not test_micropython or circuitpython and (vm_alloc.py or vm_row_alloc.py \
-	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py)
+	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py \
+	or vm_linked_alloc.py)
 check: export SDL_VIDEODRIVER = dummy
 check: export SDL_AUDIODRIVER = dummy
 check: export PYTHONDONTWRITEBYTECODE = 1

@@ -72,8 +72,12 @@ def open_uart(tx, rx):
     return busio.UART(tx, rx, baudrate=BAUD, timeout=0, receiver_buffer_size=512)
 
 
+_end = bytearray(2)  # where _int stopped (little-endian): a returned pair would allocate
+
+
 def _int(buf, i, end):
-    """The decimal number at ``buf[i:]`` and the index after it (no allocation)."""
+    """The decimal number at ``buf[i:]``; the index after it in ``_end`` (no allocation:
+    MicroPython builds a tuple to return two values)."""
     value = 0
     while i < end:
         c = buf[i]
@@ -81,7 +85,9 @@ def _int(buf, i, end):
             break
         value = value * 10 + c - 48
         i += 1
-    return value, i
+    _end[0] = i & 0xFF
+    _end[1] = i >> 8
+    return value
 
 
 class LinkSession:
@@ -358,18 +364,19 @@ class LinkSession:
         if not self.in_match and c != 114:  # between matches only a rules line counts
             return
         if c == 112:  # press T P N
-            t, i = _int(buf, start + 6, end)
+            t = _int(buf, start + 6, end)
+            i = _end[0] | _end[1] << 8
             seat = buf[i + 1] - 65
-            pos, _ = _int(buf, i + 3, end)
+            pos = _int(buf, i + 3, end)
             self._seen(t)
             if app.mode == 3:
                 game.press(seat, pos, t)
         elif c == 99:  # clock T
-            t, _ = _int(buf, start + 6, end)
+            t = _int(buf, start + 6, end)
             self._seen(t)
             game.advance(t)
         elif c == 115:  # seed N / start T
-            value, _ = _int(buf, start + (5 if buf[start + 1] == 101 else 6), end)
+            value = _int(buf, start + (5 if buf[start + 1] == 101 else 6), end)
             if buf[start + 1] == 101:
                 game.shuffle(value)
             else:
