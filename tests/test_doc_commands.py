@@ -170,6 +170,8 @@ NOT_RUN = {
     ".venv/bin/python -m tools.emulate --link": "as --link --game speed --ppm 50",
     ".venv/bin/python -m tools.picosim --game row --attract 2 --setting CSPEED_DIAG=1 --diag"
     " --seconds 12": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/crc_code.py --seconds 25":
+        PICOSIM,
     "CSPEED_ATTRACT_S=0 .venv/bin/python -m tools.emulate --window --nvm none --seed 7":
         "a window a person plays in, open until closed",
     "make fuzz": "tests/fuzz at 100,000 cases (an hour); make test runs the same tests smaller",
