@@ -203,6 +203,51 @@ def test_the_host_restarting_ends_the_guests_match_as_abandoned():
     assert "# match abandoned (the host restarted)" in pair.b.log_text()
 
 
+def _restart_guest(pair, seed):
+    """The guest's firmware starts again (a new App, log and nonce on the same cable) and
+    its player chooses Link as guest."""
+    from link_rig import Handheld
+
+    pair.b = Handheld(pair, "B", pair.b.clock.ppm, seed)
+    pair.sides = (pair.a, pair.b)
+    pair.open_link(pair.b, 1)
+
+
+def test_a_guest_that_restarts_mid_match_rejoins_with_the_match_so_far():
+    pair = linked("grid", ppm_b=100.0)
+    pair.start_match()
+    assert pair.run_until(lambda: pair.b.app.mode == GAME, 5000)
+    assert pair.play_match(level=1, limit_ms=3000) is False  # a few seconds of play
+    presses = pair.a.log_text().count("press ")
+    assert presses and pair.a.app.mode == GAME
+    _restart_guest(pair, 99)
+    host = pair.a.app
+    assert pair.run_until(lambda: pair.b.app.mode == GAME, 5000)
+    assert host.session.rejoins == 1 and host.mode == GAME  # not abandoned
+    # the match so far, from its header, streamed again (then the new lines)
+    assert pair.run_until(lambda: pair.b.log_text() == pair.a.log_text(), 2000)
+    assert pair.b.log_text().count("press ") >= presses
+    assert pair.play_match(limit_ms=400000)  # and on to its end
+    assert_same_logs(pair)
+    assert pair.a.log_text().count("press ") > presses
+    assert host.game.match_winner == pair.b.app.game.match_winner
+
+
+def test_past_the_hosts_buffer_a_guest_restart_abandons_the_match(monkeypatch):
+    from hw.app import linked as linked_module
+
+    monkeypatch.setattr(linked_module, "OUT_SIZE", 300)  # a match's first lines, no more
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.b.app.mode == GAME, 5000)
+    pair.play_match(level=1, limit_ms=4000)
+    assert pair.a.app.mode == GAME and len(pair.a.log_text()) > 300 and not pair.a.app.session.kept
+    _restart_guest(pair, 99)
+    assert pair.run_until(lambda: pair.a.app.mode == LINK, 3000)
+    assert "# match abandoned (the guest restarted)" in pair.a.log_text()
+    assert "The guest restarted" in pair.a.app.link_view.shown_lines()
+
+
 def test_leaving_link_play_frees_the_port():
     pair = linked("grid")
     pair.a.key(KEY_START, True)

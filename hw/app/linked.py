@@ -17,9 +17,11 @@ begins a match; a long START abandons it as today.
 Faults: no frame for 300 ms (the cable out) pauses both ("Link lost"); when frames
 come again a countdown of :data:`BACK_MS`, then play resumes; a long START meanwhile
 ends the match as abandoned. Lost or damaged frames are sent again by ``hw.link``.
-The host restarting ends the guest's match as abandoned ("The host restarted"); a
-guest restarting mid-match ends the host's match the same way (it does not rejoin:
-docs/LINK.md). Two hosts or two guests on one cable: a message on the link screen.
+The host restarting ends the guest's match as abandoned ("The host restarted"). A
+guest restarting mid-match rejoins: once it links again the host sends it the
+match's lines from the header on (kept in the host's 2 KB ``out`` buffer while they
+fit; past that, the match is abandoned as for the host), then play resumes after the
+countdown. Two hosts or two guests on one cable: a message on the link screen.
 
 Implementation Notes
 --------------------
@@ -40,7 +42,7 @@ KEY_PLAY = 0  # a PRESS frame's key byte: a play (its argument: the engine's)
 KEY_TAP = 1  # START tapped on the guest: begin a match (link screen, match over)
 KEY_HOLD = 2  # START held on the guest: abandon the match
 QUEUE = 16  # presses waiting to be judged, per seat
-OUT_SIZE = 1024  # host: log bytes waiting for the window
+OUT_SIZE = 2048  # host: the match's lines so far (a guest that restarts gets them again)
 BACK_MS = 1500  # the countdown after the link came back
 BAUD = 115200
 
@@ -112,8 +114,11 @@ class LinkSession:
         self.heads = bytearray(2)
         self.counts = bytearray(2)
         self.out = bytearray(OUT_SIZE if self.host else 0)  # lines for send_log: len, bytes
-        self.out_from = 0
+        self.out_from = 0  # the next line to send
         self.out_to = 0
+        self.match_at = 0  # where the match's lines begin (its CSLOG 1 header)
+        self.kept = False  # every line of the match is still in ``out``: a rejoin can replay
+        self.rejoins = 0
         # guest: the host's time, estimated from the latest line's time
         self.host_t = 0
         self.host_at = 0
@@ -166,7 +171,12 @@ class LinkSession:
                 self.back_until = ticks_add(self.link.clock(), BACK_MS)
         elif event == lk.EV_REJOINED:  # host: the guest restarted
             self.lost = False
-            if self.in_match:
+            if self.in_match and self.kept:  # it gets the match so far, then play goes on
+                self.out_from = self.match_at
+                self.rejoins += 1
+                self.counting = True
+                self.back_until = ticks_add(self.link.clock(), BACK_MS)
+            elif self.in_match:
                 self.problem = GUEST_GONE
                 app.log.comment(ABANDONED_GUEST)
                 app.leave_match()
@@ -293,32 +303,50 @@ class LinkSession:
 
     # ------------------------------------------------------------ host: the log
     def out_line(self, line):
-        """Host: ``line`` (a log line ending in a newline) goes to the guest too."""
+        """Host: ``line`` (a log line ending in a newline) goes to the guest too; a
+        match's lines are kept from its header on while they fit, for a rejoin."""
         if not self.linked:
             return
         n = len(line) - 1
+        if line[0] == 67:  # "CSLOG 1": a match begins (what was sent before is let go)
+            self._drop_before(self.out_from)
+            self.match_at = self.out_to
+            self.kept = True
+        if not self._room(n + 1):  # the guest fell too far behind
+            self.out_from = self.out_to = self.match_at = 0
+            self.kept = False
+            self.problem = (b"The link fell behind", b"match abandoned")
+            self.app.log.comment(ABANDONED_FULL)
+            self.app.leave_match()
+            return
         out = self.out
-        if self.out_to + n + 1 > OUT_SIZE:
-            self._compact()
-            if self.out_to + n + 1 > OUT_SIZE:  # the guest fell too far behind
-                self.out_from = self.out_to = 0
-                self.problem = (b"The link fell behind", b"match abandoned")
-                self.app.log.comment(ABANDONED_FULL)
-                self.app.leave_match()
-                return
         at = self.out_to
         out[at] = n
         for k in range(n):
             out[at + 1 + k] = line[k]
         self.out_to = at + 1 + n
 
-    def _compact(self):
+    def _room(self, size):
+        """True if ``size`` more bytes fit in ``out``, after letting go of what was sent
+        (the match's own lines last: then a rejoin can no longer replay it)."""
+        if self.out_to + size <= OUT_SIZE:
+            return True
+        self._drop_before(self.match_at if self.kept and self.match_at < self.out_from
+                          else self.out_from)
+        if self.out_to + size <= OUT_SIZE:
+            return True
+        if self.kept:
+            self.kept = False
+            self._drop_before(self.out_from)
+        return self.out_to + size <= OUT_SIZE
+
+    def _drop_before(self, start):
         out = self.out
-        start = self.out_from
         size = self.out_to - start
         for k in range(size):
             out[k] = out[start + k]
-        self.out_from = 0
+        self.out_from -= start
+        self.match_at = self.match_at - start if self.match_at >= start else 0
         self.out_to = size
 
     def _pump_log(self):
@@ -329,8 +357,6 @@ class LinkSession:
             if not link.send_log(out, n, self.out_from + 1):
                 return
             self.out_from += 1 + n
-        if self.out_from == self.out_to:
-            self.out_from = self.out_to = 0
 
     def waiting(self):
         """Host: log bytes not yet given to the link."""
