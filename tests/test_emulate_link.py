@@ -82,6 +82,16 @@ def test_a_linked_run_gives_the_same_logs_every_time(tmp_path):
     assert "press " in logs[0][0]
 
 
+def test_two_windows_link_in_real_time(tmp_path):
+    # --window with SDL's dummy driver: real time, each end on the machine's clock
+    run = emulate(["--link", "--window", "--seconds", "6", "--autoplay", "expert",
+                   "--seed", "3", "--nvm", "none", "--log", str(tmp_path / "w.log")], tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for seat in "AB":
+        text = (tmp_path / ("w-%s.log" % seat)).read_text()
+        assert text.startswith("CSLOG 1\nrules ") and "\nstart " in text  # linked, playing
+
+
 def test_link_arguments_are_checked(tmp_path):
     for args, message in (
             (["--ppm", "5"], "--ppm is for --link"),

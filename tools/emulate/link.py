@@ -69,7 +69,7 @@ class Cable:
         self.rate = 1.0 + ppm / 1e6
         self.virtual = virtual
         self.true_ns = 0  # headless: this end's true time
-        self.epoch_ns = time.monotonic_ns()  # window: true time 0 (each end its own)
+        self.epoch_ns = time.monotonic_ns()  # window: this end's session began
         self.peer_promise = 0  # headless: the other end sends nothing starting before this
         self.promised = -1
         self.peer_gone = False
@@ -89,14 +89,16 @@ class Cable:
 
     # ------------------------------------------------------------ time
     def now_ns(self):
-        """True time, ns."""
+        """True time, ns (in a window, the machine's monotonic clock: both ends read it)."""
         if self.virtual:
             return self.true_ns
-        return time.monotonic_ns() - self.epoch_ns
+        return time.monotonic_ns()
 
     def local_ms(self):
         """This end's own clock: ms since the session began, ``rate`` fast."""
-        return int(self.now_ns() * self.rate) // 1000000
+        if self.virtual:
+            return int(self.true_ns * self.rate) // 1000000
+        return int((time.monotonic_ns() - self.epoch_ns) * self.rate) // 1000000
 
     def reach_ms(self, ms):
         """Headless: move true time on until this end's clock reads ``ms`` (lockstep)."""
