@@ -160,11 +160,16 @@ powercut: venv node_modules
 
 # Link figures on two emulated Picos (docs/LINK.md): the guest's presses mapped to the
 # host's clock with the guest 0 and 100 ppm fast, LINK_SECONDS of presses each (about
-# 5-10 minutes of wall time per emulated minute); make test runs a 12 s one.
+# 5-10 minutes of wall time per emulated minute); make test runs a 12 s one. Then the
+# firmware linked on both (--firmware): its mapping error, presses 3-6 ms apart,
+# press-to-pixel and heap, LINK_FW_SECONDS of play each (slower: 10-20 min a minute).
 LINK_SECONDS ?= 60
+LINK_FW_SECONDS ?= 30
 link: venv node_modules
 	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim.linkbench --seconds $(LINK_SECONDS) --json build/linkbench.json $(ARGS)
+	$(PY) -m tools.picosim.linkbench --firmware --seconds $(LINK_FW_SECONDS) \
+		--json build/linkbench-fw.json $(ARGS)
 
 # Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
 # match logs must agree with each other and with the scenario's .expected trace.

@@ -172,6 +172,8 @@ NOT_RUN = {
     " --seconds 12": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/crc_code.py --seconds 25":
         PICOSIM,
+    ".venv/bin/python -m tools.picosim.linkbench --firmware --seconds 20 --ppm 0": PICOSIM
+    + " (two chips: about 8 minutes; tests/test_picosim_link_play.py runs the firmware linked)",
     "CSPEED_ATTRACT_S=0 .venv/bin/python -m tools.emulate --window --nvm none --seed 7":
         "a window a person plays in, open until closed",
     "make fuzz": "tests/fuzz at 100,000 cases (an hour); make test runs the same tests smaller",

@@ -12,61 +12,27 @@ The guest's clock runs 100 ppm fast. Skips, saying so, without the CircuitPython
 import pytest
 
 from tools.picosim import link as rig
-from tools.picosim.run import missing, profile_pins
+from tools.picosim import linkfw
+from tools.picosim.run import missing
 
 REASON = missing()
 needs_pico = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
-DOWN, NEXT, START = 1, 3, 16  # pad A near 2 (menu: down), near 4 (change: next), START
-MENU_MS = 3000  # the title is up well before this (ms after T0)
 PLAY_MS = (8500, 14500)  # both pads pressed in here
 HOLD_MS = (15000, 16600)  # the host's START held: the match is abandoned
 SECONDS = 18.5
 
 
-def _downs_to_link():
-    """How many "down" presses from the menu's first item to *Link* (hw.menu)."""
-    from tools import cpstubs
-
-    cpstubs.install()
-    from hw.menu import LINK, Menu, bot_levels
-
-    menu = Menu(bot_levels())
-    menu.can_link = True
-    n = 0
-    while menu.cursor != LINK:
-        menu.move(1)
-        n += 1
-    return n
-
-
 def _script(guest):
-    """``[(ms after T0, pin, high)]``: this handheld's presses (a key down drives its pin low)."""
-    keys = profile_pins()[0]
-    out = []
-
-    def tap(ms, key, hold=60):
-        out.append((ms, keys[key], False))
-        out.append((ms + hold, keys[key], True))
-    t = MENU_MS
-    tap(t, 0)  # the title: any pad key shows the menu
-    for _ in range(_downs_to_link()):
-        t += 200
-        tap(t, DOWN)
-    if guest:
-        t += 200
-        tap(t, NEXT)  # Link: as guest (B)
-    t += 200
-    tap(t + 200 * (not guest), START)  # the guest first: the host finds it at once
-    if not guest:
-        tap(6500, START)  # linked: the host's START begins the match
+    """``[(ms after T0, pin, high[, tag])]``: the menu walk to *Link* (``linkfw``), then
+    this handheld's player on its own pad, and the host's held START."""
+    out = linkfw.menu_script(guest)
     k = 0
     for ms in range(PLAY_MS[0] + 130 * guest, PLAY_MS[1], 230):
-        tap(ms, 8 * guest + k % 8)  # each player on their own handheld's own pad
+        linkfw.tap(out, ms, 8 * guest + k % 8)
         k += 3
     if not guest:
-        out.append((HOLD_MS[0], keys[START], False))
-        out.append((HOLD_MS[1], keys[START], True))
+        linkfw.tap(out, HOLD_MS[0], linkfw.START, hold=HOLD_MS[1] - HOLD_MS[0])
     return sorted(out)
 
 

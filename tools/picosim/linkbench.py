@@ -221,6 +221,10 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workdir", default=os.path.join("build", "linkbench"))
     p.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    p.add_argument("--firmware", action="store_true",
+                   help="the firmware linked on both chips (tools/picosim/linkfw.py): its"
+                        " mapping error, the order of presses 3-6 ms apart, press-to-pixel,"
+                        " heap")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     reason = rig.runs.missing()
     if reason:
@@ -229,6 +233,15 @@ def main(argv=None):
     results, failed = [], False
     for ppm in args.ppm or [0.0, 100.0]:
         try:
+            if args.firmware:
+                from tools.picosim import linkfw
+
+                out = linkfw.measure(Path(args.workdir) / ("fw-ppm%g" % ppm), args.seconds,
+                                     ppm, args.seed)
+                linkfw.report(out)
+                failed = failed or bool(out["problems"])
+                results.append(out)
+                continue
             out = measure(Path(args.workdir) / ("ppm%g" % ppm), args.seconds, ppm, args.seed)
         except rig.LinkError as err:
             print("tools.picosim.linkbench: %s" % err, file=sys.stderr)
