@@ -230,6 +230,8 @@ class RowGame(FamilyGame):
 
     def _resolve(self):
         """Judge the pending tick on the table, active cards and locks at its start."""
+        # Kept per game, like Speed's: a press here is a pile; a shared loop would call
+        # back into the game once per press, in the device's hottest path.
         t = self.tick_t
         n = self.tick_n
         self.tick_n = 0

@@ -294,6 +294,8 @@ class SpeedGame(FamilyGame):
 
     def _resolve(self):
         """Judge the pending tick on the table, hands and locks at its start."""
+        # Kept per game, like the row game's: a press here is a hand card and a pile; a
+        # shared loop would call back into the game once per press, in the hottest path.
         t = self.tick_t
         count = self.tick_n
         self.tick_n = 0
