@@ -53,7 +53,7 @@ from engine.ticks import ticks_add, ticks_diff
 from hw.app.attract import ATTRACT_LEVELS, ATTRACT_MAX_MS, ATTRACT_MS, Attract
 from hw.app.match import MatchFlow
 from hw.app.modes import (
-    BUTTONS, DONE, GAME, MENU, MENU_SCREEN, NO_SCREEN, READY, STATS, STATS_SCREEN, TITLE,
+    BUTTONS, DONE, GAME, LINK, MENU, MENU_SCREEN, NO_SCREEN, READY, STATS, STATS_SCREEN, TITLE,
 )
 from hw.app.screens import Screens
 from hw.app.seats import HumanSeat
@@ -90,7 +90,7 @@ class App(Screens, MatchFlow, Attract):
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
-                 levels=None, attract_ms=ATTRACT_MS, warning=None):
+                 levels=None, attract_ms=ATTRACT_MS, warning=None, link=None, clock=None):
         self.display = display
         self.buttons = buttons
         self.warning = warning  # bytes: a setting fell back to its default (on the title)
@@ -147,6 +147,13 @@ class App(Screens, MatchFlow, Attract):
         self.booting = True  # the first pass is still to come (it rescans the keys)
         self.menu_games = self.menu.games_seen  # the game whose options the menu shows
         self.boot_until = 0  # a START press stamped before this is "held at power-on"
+        # Link play (hw.app.linked): ``link()`` opens the cable's port (None: no link pins)
+        self.link_open = link
+        self.clock = clock
+        self.menu.can_link = link is not None and clock is not None
+        self.session = None  # hw.app.linked.LinkSession while linked
+        self.viewer = -1  # the seat the table is drawn from (-1: both, as today)
+        self.link_changes = -1
         self._show(TITLE)
 
     def step(self, now):
@@ -156,7 +163,12 @@ class App(Screens, MatchFlow, Attract):
         if self.booting:
             self._boot(now)
         self.late = now
+        session = self.session
+        if session is not None:
+            session.poll(now)
         self._read_buttons(now)
+        if session is not None:
+            session.drained(now)
         if self.boot_until and ticks_diff(now, self.boot_until) >= 0:
             self.boot_until = 0  # closed for good (no wrap back days later)
         now = self.late  # past every press just handed to the engine: judged now
@@ -166,9 +178,20 @@ class App(Screens, MatchFlow, Attract):
             self.start_long = True
             self._start_held(now)
         if READY <= self.mode <= DONE:
-            self._advance(now)
-            self._flow(now)
-            self._cpu(now)
+            if session is None:
+                self._advance(now)
+                self._flow(now)
+                self._cpu(now)
+            elif session.host:
+                session.judge(now)
+                self._flow(now)
+            else:
+                self._flow(session.host_now(now))
+        elif self.mode == LINK:
+            session = self.session  # (entered in this pass, maybe)
+            if self.link_changes != session.changes:
+                self.link_changes = session.changes
+                session.screen_lines(self.view)
         elif self.mode == TITLE:
             self._title_idle(now)
         elif self.mode == STATS:
@@ -176,7 +199,9 @@ class App(Screens, MatchFlow, Attract):
         elif self.mode == BUTTONS:
             if self.button_test.tick(now):  # START held 2 s
                 self._show(MENU)
-        self._draw(now)
+        session = self.session  # (entered or left in this pass, maybe)
+        self._draw(now if session is None or session.host or self.mode == LINK
+                   else session.host_now(now))
         if self.sound:
             if not self.attract:  # the demo plays silently
                 self.buzzer.beep(self.sound, now)
@@ -214,7 +239,12 @@ class App(Screens, MatchFlow, Attract):
                 continue
             seat = key >> 3
             mode = self.mode
-            if mode == GAME:
+            if mode == GAME and self.session is not None:  # either pad plays this seat
+                session = self.session
+                n = self.kind.target(self.game, session.seat, key & 7)
+                if n >= 0:
+                    session.own_press(n, buttons.timestamp)
+            elif mode == GAME:
                 if not self.paused and self.seats[seat].human:
                     n = self.kind.target(self.game, seat, key & 7)
                     if n < 0:
@@ -225,7 +255,7 @@ class App(Screens, MatchFlow, Attract):
                         self.late = ticks_add(t, 1)  # tick t is complete: judge it now
             elif mode == MENU:
                 self._menu_key(key & 3)
-            elif mode == TITLE or mode == DONE:
+            elif (mode == TITLE or mode == DONE) and self.session is None:
                 self._show(MENU)
         if buttons.check_overflow(now):  # counted in buttons.overflows; keys reset
             self.start_down = False  # START's release may be lost: held START re-reports
@@ -275,7 +305,12 @@ class App(Screens, MatchFlow, Attract):
         elif mode == MENU:
             if self.menu.on_button_test():
                 self._enter_button_test(False)
+            elif self.menu.on_link():
+                self.enter_link()
             else:
+                self.begin_match(now)
+        elif self.session is not None:  # linked: START begins a match (no pause)
+            if (mode == LINK or mode == DONE) and self.session.start_tapped(now):
                 self.begin_match(now)
         elif mode == DONE:  # match over: "START: new match"
             self.begin_match(now)
@@ -289,6 +324,18 @@ class App(Screens, MatchFlow, Attract):
         if self.mode == MENU:
             self._show(STATS)
             return
+        if self.session is not None:
+            if self.mode == LINK:
+                self.leave_link()
+            elif READY <= self.mode < DONE and not self.session.host:
+                self.session.start_held(now)  # the host abandons it (the log says so)
+            elif READY <= self.mode < DONE:
+                self.session.judge(now)
+                self.log.comment(_ABANDON_TEXT)
+                self.leave_match()
+            else:
+                self.leave_match()
+            return
         if READY <= self.mode < DONE:
             # Presses read in this pass are logged: judge them before the match is
             # dropped, as a replay of the log does (a clock line says so).
@@ -296,6 +343,59 @@ class App(Screens, MatchFlow, Attract):
             self.log.comment(_ABANDON_TEXT)
         if self.mode != TITLE:
             self._show(MENU)
+
+    # ------------------------------------------------------------ link play
+    def enter_link(self):
+        """The menu's *Link*: open the cable in the menu's role, show the link screen."""
+        try:
+            port = self.link_open()
+        except (ValueError, RuntimeError, OSError, ImportError) as err:  # pins taken, no UART
+            print("link: cannot open the cable's port: %s" % err)
+            return
+        from hw.app.linked import LinkSession
+
+        self.session = LinkSession(self, self.menu.link_role, port, self.clock,
+                                   self.seeds.next())
+        self.viewer = self.session.seat
+        if self.session.host:
+            self.log.tee = self.session
+        self.link_changes = -1
+        self._show(LINK)
+
+    def leave_link(self):
+        """Leave link play: the port, and the link's code, go; back to the menu."""
+        session = self.session
+        self.session = None
+        self.log.tee = None
+        self.viewer = -1
+        session.close()
+        from hw.games import forget
+
+        for name in ("hw.app.linked", "hw.link.link", "hw.link.sync", "hw.link.fair",
+                     "hw.link.frame"):
+            forget(name)
+        self._show(MENU)
+
+    def leave_match(self):
+        """Link play: the match is over or abandoned: back to the link screen."""
+        session = self.session
+        session.in_match = False
+        session.clear_presses()
+        session.changes += 1
+        if self.mode != LINK:
+            self._show(LINK)
+
+    def remote_start(self):
+        """Host: the guest's START on the link screen or after a match."""
+        if self.mode == LINK or self.mode == DONE:
+            self.begin_match(self.last)
+
+    def remote_abandon(self):
+        """Host: the guest held START in a match: it is abandoned, as a held START here."""
+        if READY <= self.mode < DONE:
+            self.session.judge(self.last)
+            self.log.comment(_ABANDON_TEXT)
+            self.leave_match()
 
     def _stats_key(self, key, pressed, t):
         """A key on the stats screen: the reset gesture, or START back to the menu."""

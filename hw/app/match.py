@@ -55,17 +55,52 @@ class MatchFlow:
         """Start a match with the menu's choices; the first game follows shortly."""
         menu = self.menu
         menu.save(self.nvm)
-        self.stats.match_begins(True, menu.level() if menu.vs_cpu() else -1)
+        linked = self.session is not None  # link play: seat B is the guest, never the CPU
+        cpu = menu.vs_cpu() and not linked
+        self.stats.match_begins(True, menu.level() if cpu else -1)
         self.matches += 1
         kind = menu.kind()
         self._use(kind)
+        if linked:
+            self.session.in_match = True
+            self.session.clear_presses()
         game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
-        if menu.vs_cpu():
+        if cpu:
             self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next(), kind.bot)
         else:
             self.seats[1] = self.humans[1]
         self._get_ready(menu.hints(), False, now)
+
+    def follow_match(self, kind, rules):
+        """Link play's guest: the host began a match of ``kind`` with ``rules`` (its log's
+        ``rules`` line); its lines will start each game."""
+        self.stats.match_begins(True, -1)
+        self.matches += 1
+        self._use(kind)
+        if self.feedback is None:
+            from hw.app.feedback import Feedback
+
+            self.feedback = Feedback()
+        game = self.game
+        game.new_match()
+        game.set_rules(rules)
+        self.seats[0] = self.humans[0]
+        self.seats[1] = self.humans[1]
+        self.session.in_match = True
+        self._get_ready(self.menu.hints(), False, self.session.host_now(self.last))
+
+    def follow_start(self, t):
+        """Link play's guest: the host's ``start T`` line began a game."""
+        self.logged_at = t
+        for controller in self.seats:
+            controller.reset(t)
+        self.first_play = True
+        self.go = False
+        self.paused = False
+        if self.mode != GAME:
+            self.mode = GAME
+            self._show(GAME)
 
     def _use(self, kind):
         """Make ``kind`` the game in the heap (nothing to do if it already is).
@@ -155,8 +190,8 @@ class MatchFlow:
         game = self.game
         mode = self.mode
         if mode == READY:
-            if self._due(now):
-                self._start_game(now)
+            if self._due(now) and (self.session is None or self.session.host):
+                self._start_game(now)  # (a linked guest waits for the host's start line)
         elif mode == GAME:
             if game.phase == OVER:
                 self.mode = RESULT
@@ -212,7 +247,10 @@ class MatchFlow:
         (worded by ``hw.app.feedback``: the CPU named, the new-match prompt, notes)."""
         game = self.game
         mode = self.mode
-        if self.paused:
+        session = self.session
+        if session is not None and session.paused() and READY <= mode < DONE:
+            msg = messages.MSG_LINK_LOST if session.lost else messages.MSG_LINK_BACK
+        elif self.paused:
             msg = messages.MSG_PAUSED
         elif mode == READY:
             msg = messages.MSG_READY

@@ -20,8 +20,8 @@ and reads the app's ``display``, ``mode``, ``menu``, ``kind`` and ``game``.
 import gc
 
 from hw.app.modes import (
-    BUTTONS, BUTTONS_SCREEN, MENU, MENU_SCREEN, NO_SCREEN, STATS, STATS_SCREEN, TABLE_SCREEN,
-    TITLE, TITLE_SCREEN,
+    BUTTONS, BUTTONS_SCREEN, LINK, LINK_SCREEN, MENU, MENU_SCREEN, NO_SCREEN, STATS,
+    STATS_SCREEN, TABLE_SCREEN, TITLE, TITLE_SCREEN,
 )
 from hw.games import forget
 from hw.store.record import ByteStore
@@ -48,6 +48,9 @@ class Screens:
         elif mode == BUTTONS:
             screen = BUTTONS_SCREEN
             self.start_down = False  # START's events are the test's now
+        elif mode == LINK:
+            screen = LINK_SCREEN
+            self.paused = False
         else:
             screen = TABLE_SCREEN
         if screen != self.screen:
@@ -66,6 +69,8 @@ class Screens:
             forget("hw.views.stats_reset")
         if screen > MENU_SCREEN >= self.screen:  # the title's and the menu's code goes
             forget("hw.views.menu_view")
+        if self.screen == LINK_SCREEN and screen != LINK_SCREEN:
+            forget("hw.views.link_view")
         if self.screen == BUTTONS_SCREEN and screen != BUTTONS_SCREEN:
             self.button_test = None
             forget("hw.views.button_view")
@@ -95,11 +100,20 @@ class Screens:
             self.button_test = ButtonTest(getattr(self.buttons, "wiring", None),
                                           self.start_at if self.test_from_boot else None)
             view = ButtonView(width, height, self.glyphs, self.button_test)
+        elif screen == LINK_SCREEN:
+            from hw.views.link_view import LinkView  # only while shown
+
+            view = LinkView(width, height, self.glyphs, b"Link")
+            self.session.screen_lines(view)
+            self.link_changes = self.session.changes
         else:
             kind = self.kind
             if self.card_tiles is None:
                 self.card_tiles = kind.sheets(width, height)
-            view = kind.view(width, height, self.glyphs, self.card_tiles)
+            if self.viewer >= 0 and getattr(kind, "VIEWPOINTS", False):  # link play: from its seat
+                view = kind.view(width, height, self.glyphs, self.card_tiles, self.viewer)
+            else:
+                view = kind.view(width, height, self.glyphs, self.card_tiles)
             forget("hw.draw.card_fit")  # the cards' layout code: needed to build only
         # the table's cards, hidden between games (hw.app.match); read here, not per frame
         self.cards_layer = getattr(view, "cards_layer", None) if screen == TABLE_SCREEN else None
@@ -129,6 +143,11 @@ class Screens:
     def button_view(self):
         """The button test's view while it is shown, else None."""
         return self.view if self.screen == BUTTONS_SCREEN else None
+
+    @property
+    def link_view(self):
+        """The link screen's view while it is shown, else None."""
+        return self.view if self.screen == LINK_SCREEN else None
 
     @property
     def table(self):

@@ -76,6 +76,8 @@ def card_sheets(card_w, card_h):
     return sheets(card_w, card_h)
 
 
+BACK = -2  # CardView.card while the back is shown (no card code)
+
 class Shapes:
     """The bitmaps and the layout every card of a screen shares (made once a screen).
 
@@ -161,6 +163,15 @@ class CardView:
         self.red = False
         self.border = gfx.EMPTY
 
+    def show_back(self):
+        """Show the card's back (a card whose face this seat may not see)."""
+        if self.card == BACK:
+            return
+        self.card = BACK
+        for tile in self.tiles:
+            tile.hidden = True
+        self.paper[0] = gfx.BACK
+
     def show(self, card):
         """Show card code ``card`` (``NO_CARD``: an empty position)."""
         if card == self.card:
@@ -184,7 +195,7 @@ class CardView:
         if red != self.red:
             self.red = red
             self.ink[1] = gfx.RED if red else gfx.BLACK
-        if was == NO_CARD:
+        if was == NO_CARD or was == BACK:
             self.paper[0] = gfx.FACE
             for tile in self.tiles:
                 tile.hidden = False

@@ -79,11 +79,14 @@ def sheets(width, height):
     return made
 
 
-def view(width, height, glyphs, sheets):
+VIEWPOINTS = True  # view() takes a viewer seat (link play)
+
+
+def view(width, height, glyphs, sheets, viewer=-1):
     from hw.games import forget
     from hw.games.aggravation.table import AggravationView
 
-    made = AggravationView(width, height, glyphs, sheets)
+    made = AggravationView(width, height, glyphs, sheets, viewer)
     forget("hw.games.aggravation.scene")  # the scene's builder: no heap during play
     return made
 

@@ -72,10 +72,13 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-def view(width, height, glyphs, sheets):
+VIEWPOINTS = True  # view() takes a viewer seat (link play)
+
+
+def view(width, height, glyphs, sheets, viewer=-1):
     from hw.games.speed.table import SpeedView
 
-    return SpeedView(width, height, glyphs, sheets)
+    return SpeedView(width, height, glyphs, sheets, viewer)
 
 
 def target(game, seat, button):
