@@ -51,6 +51,7 @@ from engine.family import ERROR_NAMES, OK
 from engine.rng import SEED_LIMIT, Rng
 from engine.ticks import ticks_add, ticks_diff
 from hw.app.attract import ATTRACT_LEVELS, ATTRACT_MAX_MS, ATTRACT_MS, Attract
+from hw.app.link_entry import LinkEntry
 from hw.app.match import MatchFlow
 from hw.app.modes import (
     BUTTONS, DONE, GAME, LINK, MENU, MENU_SCREEN, NO_SCREEN, READY, STATS, STATS_SCREEN, TITLE,
@@ -86,7 +87,7 @@ def boot_seed():
         return supervisor.ticks_ms() % SEED_LIMIT
 
 
-class App(Screens, MatchFlow, Attract):
+class App(Screens, MatchFlow, Attract, LinkEntry):
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
@@ -343,52 +344,6 @@ class App(Screens, MatchFlow, Attract):
             self.log.comment(_ABANDON_TEXT)
         if self.mode != TITLE:
             self._show(MENU)
-
-    # ------------------------------------------------------------ link play
-    def enter_link(self):
-        """The menu's *Link*: open the cable in the menu's role, show the link screen."""
-        try:
-            port = self.link_open()
-        except (ValueError, RuntimeError, OSError, ImportError) as err:  # pins taken, no UART
-            print("link: cannot open the cable's port: %s" % err)
-            return
-        from hw.app.linked import LinkSession
-
-        self.session = LinkSession(self, self.menu.link_role, port, self.clock,
-                                   self.seeds.next())
-        self.viewer = self.session.seat
-        if self.session.host:
-            self.log.tee = self.session
-        self.link_changes = -1
-        self._show(LINK)
-
-    def leave_link(self):
-        """Leave link play: the port, and the link's code, go; back to the menu."""
-        session = self.session
-        self.session = None
-        self.log.tee = None
-        self.viewer = -1
-        session.close()
-        from hw.games import forget
-
-        for name in ("hw.app.linked", "hw.link.link", "hw.link.sync", "hw.link.fair",
-                     "hw.link.frame"):
-            forget(name)
-        self._show(MENU)
-
-    def leave_match(self):
-        """Link play: the match is over or abandoned: back to the link screen."""
-        session = self.session
-        session.in_match = False
-        session.clear_presses()
-        session.changes += 1
-        if self.mode != LINK:
-            self._show(LINK)
-
-    def remote_start(self):
-        """Host: the guest's START on the link screen or after a match."""
-        if self.mode == LINK or self.mode == DONE:
-            self.begin_match(self.last)
 
     def remote_abandon(self):
         """Host: the guest held START in a match: it is abandoned, as a held START here."""
