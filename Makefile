@@ -166,8 +166,11 @@ powercut: venv node_modules
 # press-to-pixel and heap, LINK_FW_SECONDS of play each (slower: 10-20 min a minute).
 LINK_SECONDS ?= 60
 LINK_FW_SECONDS ?= 30
+link: export SDL_VIDEODRIVER = dummy
+link: export SDL_AUDIODRIVER = dummy
 link: venv node_modules
 	@$(CPSTACK) fetch --quiet $(PICO_FILES)
+	CSPEED_LINK=all $(VENV)/bin/pytest -q -p no:cacheprovider tests/test_picosim_link.py
 	$(PY) -m tools.picosim.linkbench --seconds $(LINK_SECONDS) --json build/linkbench.json $(ARGS)
 	$(PY) -m tools.picosim.linkbench --firmware --seconds $(LINK_FW_SECONDS) \
 		--json build/linkbench-fw.json $(ARGS)
