@@ -7,7 +7,7 @@ players (2 humans, or 1 player vs CPU when the CPU player is installed), the CPU
 level, the match length (best of 1/3/5), the tie policy, the penalty and hints. The
 last item, "Button test", is an action, not a choice: START on it opens the button
 test mode (``hw.views.button_check``); it is not saved. So is "Link" before it, shown
-on a board with link pins (:attr:`Menu.can_link`): its value is the role this
+on a board with link pins (:attr:`Menu.link` >= 0): its value is the role this
 handheld takes, host (seat A: its menu's choices make the match) or guest (seat B),
 and START on it opens the link screen (``hw.app.linked``).
 
@@ -91,8 +91,7 @@ class Menu:
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
         self.games_seen = 0  # moves when the chosen game (and so the items) changes
-        self.can_link = False  # the board has link pins: "Link" is shown
-        self.link_role = 0  # _LINK_ROLES index (not saved)
+        self.link = -1  # "Link": -1 hidden (no link pins), else the role (not saved)
         self._chosen()
 
     # ------------------------------------------------------------- the game
@@ -145,7 +144,7 @@ class Menu:
         if item == BUTTON_TEST:
             return 0  # an action: one "value", never saved
         if item == LINK:
-            return self.link_role
+            return self.link
         if item >= OPTION:
             return self.option(item - OPTION)
         return self.values[item]
@@ -163,7 +162,7 @@ class Menu:
         elif item >= OPTION:
             self.options[self.game * OPTION_BYTES + item - OPTION] = value
         elif item == LINK:
-            self.link_role = value
+            self.link = value
         elif item != BUTTON_TEST:
             self.values[item] = value
 
@@ -176,7 +175,7 @@ class Menu:
         if item == LEVEL:
             return bool(self.levels) and self.values[PLAYERS] == 1
         if item == LINK:
-            return self.can_link
+            return self.link >= 0
         kind = self.kind()
         if item == MATCH:
             wins = getattr(kind, "plays_to_wins", None)
@@ -241,10 +240,6 @@ class Menu:
     def hints(self):
         """Return True if coverable positions are highlighted."""
         return self.values[HINTS] == 1
-
-    def on_link(self):
-        """Return True if the cursor is on "Link" (START opens the link screen)."""
-        return self.cursor == LINK
 
     def on_button_test(self):
         """Return True if the cursor is on "Button test" (START opens it)."""

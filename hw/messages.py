@@ -47,8 +47,8 @@ MSG_LOST_TIE = 23
 MSG_WON_TIE = 24
 MSG_LOCKED = 25
 MSG_ILLEGAL = 26
-MSG_LINK_LOST = 27  # link play (hw.app.linked): the cable is out, the match waits
-MSG_LINK_BACK = 28  # ... it is back: a countdown, then play resumes
+_MSG_LINK_LOST = const(27)  # link play (hw.app.linked): the cable is out, the match waits
+_MSG_LINK_BACK = const(28)  # ... it is back: a countdown, then play resumes
 DEMO_TEXT = "DEMO - press any button"
 _DEMO = const(b"DEMO - press any button")
 
@@ -101,7 +101,7 @@ DEMO_OF = (
     MSG_DRAW, MSG_DEADLOCK, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_DEMO,
     MSG_DEMO, MSG_DEMO_WIN_A, MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B,
     MSG_DEMO_WIN_A, MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_DEMO,
-    MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_LINK_LOST, MSG_LINK_BACK,
+    MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, _MSG_LINK_LOST, _MSG_LINK_BACK,
 )
 
 PACK_TEXT = b"Pack 0"  # the count is written as digits at PACK_AT

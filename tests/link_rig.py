@@ -225,7 +225,7 @@ class LinkedPair:
             hand.tap(1)  # pad A near 2: down
             self.step(3)
         assert menu.cursor == LINK_ITEM
-        while menu.link_role != role:
+        while menu.link != role:
             hand.tap(3)
             self.step(3)
         hand.tap(KEY_START)

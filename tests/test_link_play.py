@@ -9,12 +9,13 @@ import pytest
 
 from link_rig import LinkedPair
 from fw_rig import replay, split_matches
-from hw import messages
+from hw.app.linked import MSG_LINK_LOST
 from hw.app.modes import DONE, GAME, LINK
 from hw.board.pads import KEY_START
-from hw.draw.card_view import BACK
 
 GAMES = ("grid", "row", "speed", "aggravation")
+
+BACK = -2  # hw.draw.card_view: CardView.card while its back is shown
 
 
 def linked(game="grid", ppm_b=0.0, seed=1):
@@ -44,8 +45,8 @@ def test_a_linked_match_of_each_game_gives_one_log_on_both(game):
     assert " B " in matches[0] and " A " in matches[0]  # both seats pressed
     host, guest = pair.a.app, pair.b.app
     assert host.game.match_winner == guest.game.match_winner
-    assert host.viewer == 0 and guest.viewer == 1
-    assert host.table.viewer == 0 and guest.table.viewer == 1
+    assert host.session.seat == 0 and guest.session.seat == 1
+    assert host.table.player == 0 and guest.table.player == 1
 
 
 def test_a_linked_match_starts_at_the_hosts_time_past_half_the_tick_range():
@@ -90,7 +91,7 @@ def test_aggravation_is_turned_for_the_guest_with_every_text_upright():
     for view in (host, guest):  # both strips read upright from the viewer's seat
         for field in view.left_text + view.score_text + view.messages + view.labels:
             assert not field.flip_y
-        assert view.messages[view.viewer].y > h // 2  # its own strip at the bottom
+        assert view.messages[view.player].y > h // 2  # its own strip at the bottom
 
 
 def test_the_guest_sees_the_opponents_speed_hand_as_backs():
@@ -129,7 +130,7 @@ def test_the_shared_screen_is_unchanged_without_link():
     from hw.draw import gfx
 
     view = TableView(320, 240, gfx.glyph_sheet(), card_sheets(320, 240))
-    assert view.viewer == -1
+    assert view.player == -1
     assert [c.flipped for c in view.cards] == [False] * 4 + [True] * 4
 
 
@@ -140,11 +141,11 @@ def test_cable_pulled_pauses_both_within_half_a_second_then_resumes():
     pair.step(300)
     pair.cut = True
     pulled = pair.true_us
-    assert pair.run_until(lambda: pair.a.app.message(pair.a.clock()) == messages.MSG_LINK_LOST
+    assert pair.run_until(lambda: pair.a.app.message(pair.a.clock()) == MSG_LINK_LOST
                           and pair.b.app.session.lost, 2000)
     assert (pair.true_us - pulled) / 1000 <= 500
     assert pair.b.app.message(pair.b.app.session.host_now(pair.b.clock())) == \
-        messages.MSG_LINK_LOST
+        MSG_LINK_LOST
     pair.step(1000)
     pair.cut = False
     assert pair.run_until(lambda: not pair.a.app.session.paused()
@@ -185,7 +186,7 @@ def test_two_hosts_on_one_cable_say_so():
     pair.step(500)
     for hand in (pair.a, pair.b):
         assert hand.app.mode == LINK
-        assert "Two hosts on one cable" in hand.app.link_view.shown_lines()
+        assert "Two hosts on one cable" in hand.app.view.shown_lines()
 
 
 def test_the_host_restarting_ends_the_guests_match_as_abandoned():
@@ -195,11 +196,11 @@ def test_the_host_restarting_ends_the_guests_match_as_abandoned():
     pair.step(200)
     # the host's firmware starts again: a new Link (a new nonce) on the same cable
     host = pair.a.app
-    host.leave_link()
+    host.session.leave()
     host.seeds.next()
     pair.open_link(pair.a, 0)
     assert pair.run_until(lambda: pair.b.app.mode == LINK, 3000)
-    assert "The host restarted" in pair.b.app.link_view.shown_lines()
+    assert "The host restarted" in pair.b.app.view.shown_lines()
     assert "# match abandoned (the host restarted)" in pair.b.log_text()
 
 
@@ -245,7 +246,7 @@ def test_past_the_hosts_buffer_a_guest_restart_abandons_the_match(monkeypatch):
     _restart_guest(pair, 99)
     assert pair.run_until(lambda: pair.a.app.mode == LINK, 3000)
     assert "# match abandoned (the guest restarted)" in pair.a.log_text()
-    assert "The guest restarted" in pair.a.app.link_view.shown_lines()
+    assert "The guest restarted" in pair.a.app.view.shown_lines()
 
 
 def test_leaving_link_play_frees_the_port():
@@ -255,4 +256,4 @@ def test_leaving_link_play_frees_the_port():
     pair.a.key(KEY_START, False)
     pair.step(5)
     assert pair.a.app.session is None and pair.a.port.closed
-    assert pair.a.app.mode != LINK and pair.a.app.viewer == -1
+    assert pair.a.app.mode != LINK and pair.a.app.session is None

@@ -51,7 +51,6 @@ from engine.family import ERROR_NAMES, OK
 from engine.rng import SEED_LIMIT, Rng
 from engine.ticks import ticks_add, ticks_diff
 from hw.app.attract import ATTRACT_LEVELS, ATTRACT_MAX_MS, ATTRACT_MS, Attract
-from hw.app.link_entry import LinkEntry
 from hw.app.match import MatchFlow
 from hw.app.modes import (
     BUTTONS, DONE, GAME, LINK, MENU, MENU_SCREEN, NO_SCREEN, READY, STATS, STATS_SCREEN, TITLE,
@@ -70,6 +69,7 @@ _LONG_PRESS_MS = const(1000)
 # bytes: logged without allocating
 _OVERFLOW_TEXT = const(b"keypad queue overflowed: presses were lost")
 _ABANDON_TEXT = const(b"match abandoned (START held)")
+_MENU_LINK = const(8)  # hw.menu.LINK: the menu's "Link" item
 _CLAMP_TEXT = const(b"press time behind the clock: clamped")
 
 
@@ -87,7 +87,7 @@ def boot_seed():
         return supervisor.ticks_ms() % SEED_LIMIT
 
 
-class App(Screens, MatchFlow, Attract, LinkEntry):
+class App(Screens, MatchFlow, Attract):
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
@@ -149,12 +149,10 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
         self.menu_games = self.menu.games_seen  # the game whose options the menu shows
         self.boot_until = 0  # a START press stamped before this is "held at power-on"
         # Link play (hw.app.linked): ``link()`` opens the cable's port (None: no link pins)
-        self.link_open = link
+        self.link = link
         self.clock = clock
-        self.menu.can_link = link is not None and clock is not None
-        self.session = None  # hw.app.linked.LinkSession while linked
-        self.viewer = -1  # the seat the table is drawn from (-1: both, as today)
-        self.link_changes = -1
+        self.menu.link = 0 if link is not None and clock is not None else -1
+        self.session = None  # hw.app.linked.LinkSession while linked: it runs link play
         self._show(TITLE)
 
     def step(self, now):
@@ -169,7 +167,7 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
             session.poll(now)
         self._read_buttons(now)
         if session is not None:
-            session.drained(now)
+            session.tick(now)
         if self.boot_until and ticks_diff(now, self.boot_until) >= 0:
             self.boot_until = 0  # closed for good (no wrap back days later)
         now = self.late  # past every press just handed to the engine: judged now
@@ -183,16 +181,10 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
                 self._advance(now)
                 self._flow(now)
                 self._cpu(now)
-            elif session.host:
-                session.judge(now)
-                self._flow(now)
             else:
-                self._flow(session.host_now(now))
+                self._flow(session.step(now))  # judged (host) or followed (guest)
         elif self.mode == LINK:
-            session = self.session  # (entered in this pass, maybe)
-            if self.link_changes != session.changes:
-                self.link_changes = session.changes
-                session.screen_lines(self.view)
+            self.session.update(self.view)  # (entered in this pass, maybe)
         elif self.mode == TITLE:
             self._title_idle(now)
         elif self.mode == STATS:
@@ -201,8 +193,7 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
             if self.button_test.tick(now):  # START held 2 s
                 self._show(MENU)
         session = self.session  # (entered or left in this pass, maybe)
-        self._draw(now if session is None or session.host or self.mode == LINK
-                   else session.host_now(now))
+        self._draw(now if session is None else session.time(now))
         if self.sound:
             if not self.attract:  # the demo plays silently
                 self.buzzer.beep(self.sound, now)
@@ -244,7 +235,7 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
                 session = self.session
                 n = self.kind.target(self.game, session.seat, key & 7)
                 if n >= 0:
-                    session.own_press(n, buttons.timestamp)
+                    session.press(n, buttons.timestamp)
             elif mode == GAME:
                 if not self.paused and self.seats[seat].human:
                     n = self.kind.target(self.game, seat, key & 7)
@@ -306,13 +297,14 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
         elif mode == MENU:
             if self.menu.on_button_test():
                 self._enter_button_test(False)
-            elif self.menu.on_link():
-                self.enter_link()
+            elif self.menu.cursor == _MENU_LINK:
+                from hw.app.linked import start
+
+                start(self)
             else:
                 self.begin_match(now)
         elif self.session is not None:  # linked: START begins a match (no pause)
-            if (mode == LINK or mode == DONE) and self.session.start_tapped(now):
-                self.begin_match(now)
+            self.session._start_tapped(now)  # pylint: disable=protected-access
         elif mode == DONE:  # match over: "START: new match"
             self.begin_match(now)
         else:
@@ -326,16 +318,7 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
             self._show(STATS)
             return
         if self.session is not None:
-            if self.mode == LINK:
-                self.leave_link()
-            elif READY <= self.mode < DONE and not self.session.host:
-                self.session.start_held(now)  # the host abandons it (the log says so)
-            elif READY <= self.mode < DONE:
-                self.session.judge(now)
-                self.log.comment(_ABANDON_TEXT)
-                self.leave_match()
-            else:
-                self.leave_match()
+            self.session._start_held(now)  # pylint: disable=protected-access
             return
         if READY <= self.mode < DONE:
             # Presses read in this pass are logged: judge them before the match is
@@ -344,13 +327,6 @@ class App(Screens, MatchFlow, Attract, LinkEntry):
             self.log.comment(_ABANDON_TEXT)
         if self.mode != TITLE:
             self._show(MENU)
-
-    def remote_abandon(self):
-        """Host: the guest held START in a match: it is abandoned, as a held START here."""
-        if READY <= self.mode < DONE:
-            self.session.judge(self.last)
-            self.log.comment(_ABANDON_TEXT)
-            self.leave_match()
 
     def _stats_key(self, key, pressed, t):
         """A key on the stats screen: the reset gesture, or START back to the menu."""

@@ -35,6 +35,7 @@ parses numbers in place from the frame's bytes.
 
 from engine.family import OK
 from engine.ticks import ticks_add, ticks_diff
+from hw.app.modes import DONE, GAME, LINK, MENU, READY
 from hw.link import link as lk
 from hw.link.fair import NOT_YET
 
@@ -45,6 +46,11 @@ QUEUE = 16  # presses waiting to be judged, per seat
 OUT_SIZE = 2048  # host: the match's lines so far (a guest that restarts gets them again)
 BACK_MS = 1500  # the countdown after the link came back
 BAUD = 115200
+MSG_LINK_LOST = 27  # hw.messages: "Link lost" (the cable is out, the match waits)
+MSG_LINK_BACK = 28  # ... "Link back - ready": a countdown, then play resumes
+ABANDONED_HELD = b"match abandoned (START held)"  # as hw.app's held START
+# hw.app.linked's code, forgotten when link play is left
+_CODE = ("hw.app.linked", "hw.link.link", "hw.link.sync", "hw.link.fair", "hw.link.frame")
 
 # What the link screen says (hw.views.link_view rows 0-3).
 ROLE_TEXT = (b"This handheld: host (A)", b"This handheld: guest (B)")
@@ -65,6 +71,19 @@ ABANDONED_GUEST = b"match abandoned (the guest restarted)"
 ABANDONED_LOST = b"match abandoned (link lost)"
 ABANDONED_FULL = b"match abandoned (link log overflowed)"
 _ABANDON = b"# match abandoned"
+
+
+def start(app):
+    """The menu's *Link*: open the cable in the menu's role, show the link screen."""
+    try:
+        port = app.link()
+    except (ValueError, RuntimeError, OSError, ImportError) as err:  # pins taken, no UART
+        print("link: cannot open the cable's port: %s" % err)
+        return
+    app.session = LinkSession(app, app.menu.link, port, app.clock, app.seeds.next())
+    if app.session.host:
+        app.log.link = app.session
+    app._show(LINK)  # pylint: disable=protected-access
 
 
 def open_uart(tx, rx):
@@ -125,6 +144,7 @@ class LinkSession:
         self.host_now_last = 0
         self.host_seen = False  # a line with the host's time came since linking
         self.in_match = False
+        self.shown = -1  # the link screen shows the lines of ``changes`` this
         self.requests = 0  # guest: START taps and holds sent
         self.dropped = 0  # presses the window or a queue could not take
 
@@ -138,13 +158,90 @@ class LinkSession:
             self.counting = False
 
     def paused(self):
-        """True while presses are not played: the link is lost or counting down."""
-        return self.lost or self.counting
+        """While presses are not played, the message saying why (the link is lost, or
+        counting down once back); else 0."""
+        if self.lost:
+            return MSG_LINK_LOST
+        return MSG_LINK_BACK if self.counting else 0
 
-    def drained(self, now):
-        """Guest: every keypad event stamped before ``now`` has been read."""
+    def tick(self, now):
+        """After the app read its keys. Guest: every keypad event stamped before ``now``
+        has been read."""
         if not self.host:
             self.link.drained((now - 1) & 0x1FFFFFFF)
+
+    def step(self, now):
+        """A pass in a match: the time the app's match flow runs at (host: ``now``, once
+        the presses up to the gate are judged; guest: the host's clock)."""
+        if self.host:
+            self.judge(now)
+            return now
+        return self.host_now(now)
+
+    def time(self, now):
+        """The time a frame is drawn at (the guest's table: the host's clock)."""
+        if self.host or self.app.mode == LINK:
+            return now
+        return self.host_now(now)
+
+    def leave(self):
+        """Leave link play: the port, and the link's code, go; back to the menu."""
+        app = self.app
+        app.session = None
+        app.log.link = None
+        self.close()
+        from hw.games import forget
+
+        for name in _CODE:
+            forget(name)
+        app._show(MENU)  # pylint: disable=protected-access
+
+    def reset(self):
+        """A match begins: nothing waits."""
+        self.in_match = True
+        self.clear_presses()
+
+    def leave_match(self):
+        """The match is over or abandoned: back to the link screen."""
+        app = self.app
+        self.in_match = False
+        self.clear_presses()
+        self.changes += 1
+        if app.mode != LINK:
+            app._show(LINK)  # pylint: disable=protected-access
+
+    def follow_match(self, kind, rules):
+        """Guest: the host began a match of ``kind`` with ``rules`` (its log's ``rules``
+        line); its lines will start each game."""
+        app = self.app
+        app.stats.match_begins(True, -1)
+        app.matches += 1
+        app._use(kind)  # pylint: disable=protected-access
+        if app.feedback is None:
+            from hw.app.feedback import Feedback
+
+            app.feedback = Feedback()
+        game = app.game
+        game.new_match()
+        game.set_rules(rules)
+        app.seats[0] = app.humans[0]
+        app.seats[1] = app.humans[1]
+        self.in_match = True
+        app._get_ready(app.menu.hints(), False,  # pylint: disable=protected-access
+                       self.host_now(app.last))
+
+    def follow_start(self, t):
+        """Guest: the host's ``start T`` line began a game."""
+        app = self.app
+        app.logged_at = t
+        for controller in app.seats:
+            controller.reset(t)
+        app.first_play = True
+        app.go = False
+        app.paused = False
+        if app.mode != GAME:
+            app.mode = GAME
+            app._show(GAME)  # pylint: disable=protected-access
 
     def close(self):
         """Leave link play: let the pins go."""
@@ -179,7 +276,7 @@ class LinkSession:
             elif self.in_match:
                 self.problem = GUEST_GONE
                 app.log.comment(ABANDONED_GUEST)
-                app.leave_match()
+                self.leave_match()
         elif event == lk.EV_HOST_RESTARTED:  # guest
             self.host_seen = False
             self.linked = False
@@ -187,10 +284,26 @@ class LinkSession:
             if self.in_match:
                 self.problem = HOST_GONE
                 app.log.comment(ABANDONED_HOST)
-                app.leave_match()
+                self.leave_match()
         else:  # two hosts, two guests, no seat
             self.linked = False
             self.problem = CONFLICT_TEXT.get(event, CONFLICT_TEXT[lk.EV_TWO_HOSTS])
+
+    def view(self, width, height, glyphs):
+        """The link screen's view (``hw.views.link_view``), its lines written."""
+        from hw.views.link_view import LinkView  # only while shown
+
+        view = LinkView(width, height, glyphs, b"Link")
+        self.shown = -1
+        self.update(view)
+        return view
+
+    def update(self, view):
+        """Write the link screen's lines into ``view`` if they changed."""
+        if self.shown == self.changes:
+            return
+        self.shown = self.changes
+        self.screen_lines(view)
 
     def screen_lines(self, view):
         """Write the link screen's lines into ``view`` (``hw.views.link_view``)."""
@@ -207,6 +320,43 @@ class LinkSession:
         view.show(3, LEAVE_TEXT)
 
     # ------------------------------------------------------------ START
+    def _start_tapped(self, now):
+        """START tapped while linked: on the link screen or after a match, the host
+        begins one (the guest asks the host to)."""
+        app = self.app
+        if (app.mode == LINK or app.mode == DONE) and self.start_tapped(now):
+            app.begin_match(now)
+
+    def _start_held(self, now):
+        """START held while linked: leave link play (the link screen), or abandon the
+        match (the guest asks the host to), or back to the link screen."""
+        app = self.app
+        mode = app.mode
+        if mode == LINK:
+            self.leave()
+        elif READY <= mode < DONE and not self.host:
+            self.start_held(now)  # the host abandons it (the log says so)
+        elif READY <= mode < DONE:
+            self.judge(now)
+            app.log.comment(ABANDONED_HELD)
+            self.leave_match()
+        else:
+            self.leave_match()
+
+    def remote_abandon(self):
+        """Host: the guest held START in a match: it is abandoned, as a held START here."""
+        app = self.app
+        if READY <= app.mode < DONE:
+            self.judge(app.last)
+            app.log.comment(ABANDONED_HELD)
+            self.leave_match()
+
+    def remote_start(self):
+        """Host: the guest's START on the link screen or after a match."""
+        app = self.app
+        if app.mode == LINK or app.mode == DONE:
+            app.begin_match(app.last)
+
     def start_tapped(self, t):
         """START tapped on the link screen or after a match: True if this side begins it."""
         if not self.linked or self.lost:
@@ -221,12 +371,12 @@ class LinkSession:
         """Guest: START held in a match: ask the host to abandon it (or, lost, do it here)."""
         if self.lost or not self.linked:
             self.app.log.comment(ABANDONED_LOST)
-            self.app.leave_match()
+            self.leave_match()
         elif self.link.send_press(t, KEY_HOLD, 0):
             self.requests += 1
 
     # ------------------------------------------------------------ presses
-    def own_press(self, n, t):
+    def press(self, n, t):
         """A press of this handheld's player: queued (host) or sent (guest)."""
         if self.paused():
             return
@@ -243,9 +393,9 @@ class LinkSession:
             if sync.ready and self.in_match and not self.paused():
                 self._queue(1, self.link.gate.place(sync.to_host(t)), arg)
         elif key == KEY_TAP:
-            app.remote_start()
+            self.remote_start()
         elif key == KEY_HOLD:
-            app.remote_abandon()
+            self.remote_abandon()
 
     def _queue(self, seat, t, n):
         count = self.counts[seat]
@@ -302,7 +452,7 @@ class LinkSession:
         self.counts[0] = self.counts[1] = 0
 
     # ------------------------------------------------------------ host: the log
-    def out_line(self, line):
+    def write(self, line):
         """Host: ``line`` (a log line ending in a newline) goes to the guest too; a
         match's lines are kept from its header on while they fit, for a rejoin."""
         if not self.linked:
@@ -317,7 +467,7 @@ class LinkSession:
             self.kept = False
             self.problem = (b"The link fell behind", b"match abandoned")
             self.app.log.comment(ABANDONED_FULL)
-            self.app.leave_match()
+            self.leave_match()
             return
         out = self.out
         at = self.out_to
@@ -408,7 +558,7 @@ class LinkSession:
             else:
                 self._seen(value)
                 if game.start(value) == OK:
-                    app.follow_start(value)
+                    self.follow_start(value)
         elif c == 114:  # rules ...: a match begins (set-up: allocates)
             self._begin(bytes(buf[start:end]).decode())
         elif c == 35:  # a comment: the host's abandon ends the match here too
@@ -416,7 +566,7 @@ class LinkSession:
                 for k in range(len(_ABANDON)):
                     if buf[start + k] != _ABANDON[k]:
                         return
-                app.leave_match()
+                self.leave_match()
 
     def _begin(self, text):
         from engine.games import DEFAULT, rules_class
@@ -437,4 +587,4 @@ class LinkSession:
             name, _, value = field.partition("=")
             if name != "game":
                 rules.set(name, value)
-        self.app.follow_match(games.use(index), rules)
+        self.follow_match(games.use(index), rules)

@@ -62,8 +62,7 @@ class MatchFlow:
         kind = menu.kind()
         self._use(kind)
         if linked:
-            self.session.in_match = True
-            self.session.clear_presses()
+            self.session.reset()  # a match begins: no presses wait
         game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
         if cpu:
@@ -71,36 +70,6 @@ class MatchFlow:
         else:
             self.seats[1] = self.humans[1]
         self._get_ready(menu.hints(), False, now)
-
-    def follow_match(self, kind, rules):
-        """Link play's guest: the host began a match of ``kind`` with ``rules`` (its log's
-        ``rules`` line); its lines will start each game."""
-        self.stats.match_begins(True, -1)
-        self.matches += 1
-        self._use(kind)
-        if self.feedback is None:
-            from hw.app.feedback import Feedback
-
-            self.feedback = Feedback()
-        game = self.game
-        game.new_match()
-        game.set_rules(rules)
-        self.seats[0] = self.humans[0]
-        self.seats[1] = self.humans[1]
-        self.session.in_match = True
-        self._get_ready(self.menu.hints(), False, self.session.host_now(self.last))
-
-    def follow_start(self, t):
-        """Link play's guest: the host's ``start T`` line began a game."""
-        self.logged_at = t
-        for controller in self.seats:
-            controller.reset(t)
-        self.first_play = True
-        self.go = False
-        self.paused = False
-        if self.mode != GAME:
-            self.mode = GAME
-            self._show(GAME)
 
     def _use(self, kind):
         """Make ``kind`` the game in the heap (nothing to do if it already is).
@@ -190,7 +159,7 @@ class MatchFlow:
         game = self.game
         mode = self.mode
         if mode == READY:
-            if self._due(now) and (self.session is None or self.session.host):
+            if self._due(now) and (self.session is None or self.session.seat == 0):
                 self._start_game(now)  # (a linked guest waits for the host's start line)
         elif mode == GAME:
             if game.phase == OVER:
@@ -248,8 +217,8 @@ class MatchFlow:
         game = self.game
         mode = self.mode
         session = self.session
-        if session is not None and session.paused() and READY <= mode < DONE:
-            msg = messages.MSG_LINK_LOST if session.lost else messages.MSG_LINK_BACK
+        if session is not None and READY <= mode < DONE and session.paused():
+            msg = session.paused()  # "Link lost" or "Link back"
         elif self.paused:
             msg = messages.MSG_PAUSED
         elif mode == READY:

@@ -22,4 +22,4 @@ MENU_SCREEN = 1
 TABLE_SCREEN = 2
 STATS_SCREEN = 3
 BUTTONS_SCREEN = 4
-LINK_SCREEN = 5
+# 5: the link screen (hw.app.screens: _LINK_SCREEN)

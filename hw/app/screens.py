@@ -19,12 +19,16 @@ and reads the app's ``display``, ``mode``, ``menu``, ``kind`` and ``game``.
 
 import gc
 
+from engine.compat import const
+
 from hw.app.modes import (
-    BUTTONS, BUTTONS_SCREEN, LINK, LINK_SCREEN, MENU, MENU_SCREEN, NO_SCREEN, STATS,
-    STATS_SCREEN, TABLE_SCREEN, TITLE, TITLE_SCREEN,
+    BUTTONS, BUTTONS_SCREEN, LINK, MENU, MENU_SCREEN, NO_SCREEN, STATS, STATS_SCREEN,
+    TABLE_SCREEN, TITLE, TITLE_SCREEN,
 )
 from hw.games import forget
 from hw.store.record import ByteStore
+
+_LINK_SCREEN = const(5)  # hw.app.modes: the link screen (hw.app.linked builds it)
 
 
 class Screens:
@@ -49,7 +53,7 @@ class Screens:
             screen = BUTTONS_SCREEN
             self.start_down = False  # START's events are the test's now
         elif mode == LINK:
-            screen = LINK_SCREEN
+            screen = _LINK_SCREEN
             self.paused = False
         else:
             screen = TABLE_SCREEN
@@ -69,8 +73,8 @@ class Screens:
             forget("hw.views.stats_reset")
         if screen > MENU_SCREEN >= self.screen:  # the title's and the menu's code goes
             forget("hw.views.menu_view")
-        if self.screen == LINK_SCREEN and screen != LINK_SCREEN:
-            forget("hw.views.link_view")
+        if self.screen == _LINK_SCREEN and screen != _LINK_SCREEN:
+            forget("hw.views.link_view")  # (its code, loaded by hw.app.linked)
         if self.screen == BUTTONS_SCREEN and screen != BUTTONS_SCREEN:
             self.button_test = None
             forget("hw.views.button_view")
@@ -100,18 +104,14 @@ class Screens:
             self.button_test = ButtonTest(getattr(self.buttons, "wiring", None),
                                           self.start_at if self.test_from_boot else None)
             view = ButtonView(width, height, self.glyphs, self.button_test)
-        elif screen == LINK_SCREEN:
-            from hw.views.link_view import LinkView  # only while shown
-
-            view = LinkView(width, height, self.glyphs, b"Link")
-            self.session.screen_lines(view)
-            self.link_changes = self.session.changes
+        elif screen == _LINK_SCREEN:
+            view = self.session.view(width, height, self.glyphs)
         else:
             kind = self.kind
             if self.card_tiles is None:
                 self.card_tiles = kind.sheets(width, height)
-            if self.viewer >= 0 and getattr(kind, "VIEWPOINTS", False):  # link play: from its seat
-                view = kind.view(width, height, self.glyphs, self.card_tiles, self.viewer)
+            if self.session is not None:  # link play: the table seen from its seat
+                view = kind.view(width, height, self.glyphs, self.card_tiles, self.session.seat)
             else:
                 view = kind.view(width, height, self.glyphs, self.card_tiles)
             forget("hw.draw.card_fit")  # the cards' layout code: needed to build only
@@ -143,11 +143,6 @@ class Screens:
     def button_view(self):
         """The button test's view while it is shown, else None."""
         return self.view if self.screen == BUTTONS_SCREEN else None
-
-    @property
-    def link_view(self):
-        """The link screen's view while it is shown, else None."""
-        return self.view if self.screen == LINK_SCREEN else None
 
     @property
     def table(self):

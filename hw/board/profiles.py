@@ -46,6 +46,7 @@ ST7789 240x240 / 240x135 alternatives; boards with a built-in display.
 and ``tools/wiring.py``.
 """
 
+from engine.compat import const
 from hw.board import SettingError  # (defined there: it outlives this module, see hw.board)
 
 KEY_START = 16
@@ -74,11 +75,9 @@ _PICO_BUTTONS = {
 _PICO_FRAM = ("GP27", "GP26")
 
 # The link cable (docs/LINK.md): UART1, (TX, RX), crossed to the other kit's, and GND.
-_PICO_LINK = ("GP20", "GP21")
-
-# CSPEED_WIRING=classic: a kit built before the link cable (display RESET on GP20,
-# piezo on GP21): those pins, and no link.
-CLASSIC = {"reset": "GP20", "piezo": "GP21"}
+# CSPEED_WIRING=classic, a kit built before the link cable, has the display's RESET
+# on TX's pin and the piezo on RX's, and no link.
+_PICO_LINK = const(("GP20", "GP21"))
 
 _PICO_BOARDS = (
     "raspberry_pi_pico", "raspberry_pi_pico_w",
@@ -102,7 +101,6 @@ PROFILES = {
         "piezo": "GP28",
         "fram": _PICO_FRAM,
         "link": _PICO_LINK,
-        "classic": CLASSIC,
     },
     "pico_st7789_240": {
         "title": "Raspberry Pi Pico + 1.3/1.54in ST7789 240x240",
@@ -113,7 +111,6 @@ PROFILES = {
         "piezo": "GP28",
         "fram": _PICO_FRAM,
         "link": _PICO_LINK,
-        "classic": CLASSIC,
     },
     "pico_st7789_135": {
         "title": "Raspberry Pi Pico + 1.14in ST7789 240x135",
@@ -124,7 +121,6 @@ PROFILES = {
         "piezo": "GP28",
         "fram": _PICO_FRAM,
         "link": _PICO_LINK,
-        "classic": CLASSIC,
     },
     # Feather ESP32-S3 TFT: built-in 240x135 display, too few pins for 17 buttons, so
     # all buttons sit on one 3x6 key matrix (9 pins, diodes on each button).
@@ -200,8 +196,8 @@ def _profile_pins(profile):
         used.append((profile["fram"][0], "FRAM SCL"))
         used.append((profile["fram"][1], "FRAM SDA"))
     if profile.get("link") is not None:
-        used.append((profile["link"][0], "link TX"))
-        used.append((profile["link"][1], "link RX"))
+        used.append((profile["link"][0], "link cable TX"))
+        used.append((profile["link"][1], "link cable RX"))
     return used
 
 
@@ -316,12 +312,12 @@ def choose(board_id, has_display, getenv):
         profile["from"]["buttons"] = "CSPEED_KEY_PINS=%s" % pins
     wiring = parse_name(getenv("CSPEED_WIRING"))
     if wiring is not None and wiring != "link":
-        if wiring != "classic" or "classic" not in profile:
+        pico = profile.get("link") is not None and "reset" in display  # a Pico profile
+        if wiring != "classic" or not pico:
             raise SettingError("CSPEED_WIRING=%s: must be link or classic%s"
-                               % (wiring, "" if "classic" in profile else
+                               % (wiring, "" if pico else
                                   " (and only a Pico profile has the classic wiring)"))
-        display["reset"] = profile["classic"]["reset"]
-        profile["piezo"] = profile["classic"]["piezo"]
+        display["reset"], profile["piezo"] = profile["link"]  # (TX's pin, RX's pin)
         profile["link"] = None
     piezo = getenv("CSPEED_PIEZO")
     if piezo is not None:

@@ -65,7 +65,7 @@ class MatchLog:
         self.stalled = False
         self.midline = False  # the bytes out so far end inside a line
         self.check_host = port is not None and hasattr(port, "connected")
-        self.tee = None  # link play's host (hw.app.linked): every line goes to the guest too
+        self.link = None  # link play's host (hw.app.linked): every line is written to it too
         self.pending = bytearray(PENDING_SIZE)
         view = memoryview(self.pending)
         # Prefixes of 1, 2, 4 .. PENDING_SIZE bytes, made once (slicing later allocates).
@@ -85,8 +85,8 @@ class MatchLog:
 
     def _send(self, line):
         self.lines += 1
-        if self.tee is not None:
-            self.tee.out_line(line)
+        if self.link is not None:
+            self.link.write(line)
         port = self.port
         if port is None:
             return

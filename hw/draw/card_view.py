@@ -38,6 +38,7 @@ player matches, the pip and the ink's colour show the suit.
 import displayio
 
 from engine.cards import NO_CARD, is_red, rank, suit
+from engine.compat import const
 from hw.draw import gfx
 
 GLYPH_SCALE_MAX = 2  # the corner ranks' largest scale (what a cover redraws: its cost)
@@ -76,7 +77,8 @@ def card_sheets(card_w, card_h):
     return sheets(card_w, card_h)
 
 
-BACK = -2  # CardView.card while the back is shown (no card code)
+_BACK = const(-2)  # show(): the card's back (no card code); link play's hidden hand
+_BACK_COLOUR = const(0x23408F)
 
 class Shapes:
     """The bitmaps and the layout every card of a screen shares (made once a screen).
@@ -163,25 +165,17 @@ class CardView:
         self.red = False
         self.border = gfx.EMPTY
 
-    def show_back(self):
-        """Show the card's back (a card whose face this seat may not see)."""
-        if self.card == BACK:
-            return
-        self.card = BACK
-        for tile in self.tiles:
-            tile.hidden = True
-        self.paper[0] = gfx.BACK
-
     def show(self, card):
-        """Show card code ``card`` (``NO_CARD``: an empty position)."""
+        """Show card code ``card`` (``NO_CARD``: an empty position; -2: the card's back,
+        a card whose face this seat may not see in link play)."""
         if card == self.card:
             return
         was = self.card
         self.card = card
-        if card == NO_CARD:
+        if card == NO_CARD or card == _BACK:
             for tile in self.tiles:
                 tile.hidden = True
-            self.paper[0] = gfx.FELT
+            self.paper[0] = gfx.FELT if card == NO_CARD else _BACK_COLOUR
             return
         value = rank(card)
         for tile in self.ranks:
@@ -195,7 +189,7 @@ class CardView:
         if red != self.red:
             self.red = red
             self.ink[1] = gfx.RED if red else gfx.BLACK
-        if was == NO_CARD or was == BACK:
+        if was == NO_CARD or was == _BACK:
             self.paper[0] = gfx.FACE
             for tile in self.tiles:
                 tile.hidden = False

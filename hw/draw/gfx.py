@@ -41,7 +41,6 @@ PENDING = 0xFF9900
 HINT = 0x33DDFF
 FLASH = 0xFF3CF0  # a flashing card's border (a tie): magenta, unlike any other mark
 LOCKED = 0xB01818
-BACK = 0x23408F  # a card's back (link play: the opponent's Speed hand)
 PANEL = 0x063A1A  # the info strips
 TEXT = 0xFFFFFF
 DIM = 0x9FC9AA

@@ -202,8 +202,10 @@ def info(what, fn, a):
 
 def open_link(side_role):
     side, role = side_role
-    side.app.menu.link_role = role
-    side.app.enter_link()
+    from hw.app.linked import start
+
+    side.app.menu.link = role
+    start(side.app)
 
 
 info("host: Link (the cable opened, hw.link loaded)", open_link, (host, 0))

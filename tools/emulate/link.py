@@ -352,11 +352,13 @@ def attach(emu, cable, seat, autoplay=None, seed=0):
 
     def open_link(emu):
         app = emu.app
-        if app is None or not app.menu.can_link:
+        if app is None or app.menu.link < 0:
             emu.failure = "the firmware offers no Link (its profile has no link pins)"
             return
-        app.menu.link_role = seat
-        app.enter_link()
+        app.menu.link = seat
+        from hw.app.linked import start
+
+        start(app)
     emu.schedule(0, open_link)
     if autoplay is not None:
         emu.every_loop.append(Autoplay(seat, autoplay, seed))

@@ -48,7 +48,7 @@ def downs_to_link():
     from hw.menu import LINK, Menu, bot_levels
 
     menu = Menu(bot_levels())
-    menu.can_link = True
+    menu.link = 0  # the board has link pins: "Link" is shown
     n = 0
     while menu.cursor != LINK:
         menu.move(1)

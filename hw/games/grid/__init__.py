@@ -49,13 +49,10 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-VIEWPOINTS = True  # view() takes a viewer seat (link play)
-
-
-def view(width, height, glyphs, sheets, viewer=-1):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games.grid.table import TableView
 
-    return TableView(width, height, glyphs, sheets, viewer)
+    return TableView(width, height, glyphs, sheets, player)
 
 
 def target(game, seat, button):

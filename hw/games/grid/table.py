@@ -32,9 +32,9 @@ pixel passes through):
   cells that differ, and never in the frame that redraws cards: a game's last cover
   is drawn first, its result message one frame (a millisecond or two) later.
 
-Link play (``hw.app.linked``) draws the table from one seat (``viewer`` 0 or 1): that
+Link play (``hw.app.linked``) draws the table from one seat (``player`` 0 or 1): that
 seat's row and strip at the bottom, the other's at the top, the whole table turned
-for seat B (its row 4 5 6 7 from the left), and everything upright; ``viewer`` -1 is
+for seat B (its row 4 5 6 7 from the left), and everything upright; ``player`` -1 is
 the shared screen above.
 
 The scene is built when the table is shown (``hw.app`` builds one screen at a time)
@@ -110,12 +110,12 @@ def card_sheets(width, height):
 class TableView:
     """The game scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, cards, viewer=-1):
+    def __init__(self, width, height, glyphs, cards, player=-1):
         """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets` for
-        this screen (made once by the caller and kept: they do not change); ``viewer``:
+        this screen (made once by the caller and kept: they do not change); ``player``:
         the seat the table is seen from (-1: both, facing each other)."""
         geo = table_layout(width, height)
-        self.viewer = viewer
+        self.player = player
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -132,11 +132,11 @@ class TableView:
         self.group.append(self.cards_layer)
         self.cards = []
         for pos, (x, y) in enumerate(card_places(geo)):
-            if viewer == 1:  # seen from B: the table turned half a turn
+            if player == 1:  # seen from B: the table turned half a turn
                 x = width - x - geo["card_w"]
                 y = height - y - geo["card_h"]
             card = CardView(shapes, x, y, geo["card_w"], geo["card_h"], geo["scale"],
-                            flipped=pos >= 4 and viewer < 0)
+                            flipped=pos >= 4 and player < 0)
             self.cards.append(card)
             self.cards_layer.append(card.group)
 
@@ -151,8 +151,8 @@ class TableView:
         quarter = geo["middle"] // 4
         cell = gfx.GLYPH_W * ts
         for seat in range(2):
-            flip = seat == 1 and viewer < 0
-            near = seat == 0 if viewer < 0 else seat == viewer  # at the bottom edge
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player  # at the bottom edge
             y = height - strip // 2 if near else strip // 2
             left = margin if not flip else width - margin  # the reader's left
             right = width - margin if not flip else margin

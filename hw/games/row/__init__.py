@@ -87,13 +87,10 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-VIEWPOINTS = True  # view() takes a viewer seat (link play)
-
-
-def view(width, height, glyphs, sheets, viewer=-1):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games.row.table import RowView
 
-    return RowView(width, height, glyphs, sheets, viewer)
+    return RowView(width, height, glyphs, sheets, player)
 
 
 def target(game, seat, button):

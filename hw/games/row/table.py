@@ -11,7 +11,7 @@ are drawn upside down. From top to bottom::
     A's strip   (A's pack count, LOCKED, the score "A 1 - 0 B  first to 2")
 
 So every card on the table reads the right way up from both seats, as the 2x4
-game's rows do. Link play (``hw.app.linked``) draws it from one seat (``viewer`` 0 or
+game's rows do. Link play (``hw.app.linked``) draws it from one seat (``player`` 0 or
 1): that seat's band and strip at the bottom, the row from its own left, both halves
 of each pile and every text upright. The row holds 3, 4 or 6 piles (``game.piles``): the view keeps six
 pile places, at the six-pile width, and spreads the ones in use evenly across the
@@ -108,11 +108,11 @@ def card_sheets(width, height):
 class RowView:
     """The row game's scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, cards, viewer=-1):
+    def __init__(self, width, height, glyphs, cards, player=-1):
         """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets`;
-        ``viewer``: the seat the table is seen from (-1: both, facing each other)."""
+        ``player``: link play's seat, the one the table is seen from (-1: both, facing each other)."""
         geo = row_layout(width, height)
-        self.viewer = viewer
+        self.player = player
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -135,10 +135,10 @@ class RowView:
         self.piles_b = []  # by pile (B's half: turned)
         for pile in range(MAX_PILES):
             for seat, halves in ((1, self.piles_b), (0, self.piles_a)):
-                near = seat == 0 if viewer < 0 else seat == viewer
+                near = seat == 0 if player < 0 else seat == player
                 y = mid if near else mid - half
                 card = CardView(shapes, 0, y, geo["pile_w"], half, scale,
-                                flipped=seat == 1 and viewer < 0)
+                                flipped=seat == 1 and player < 0)
                 halves.append(card)
                 self.cards_layer.append(card.group)
 
@@ -151,8 +151,8 @@ class RowView:
         self.messages = []
         ms = 1
         for seat in range(2):
-            flip = seat == 1 and viewer < 0
-            near = seat == 0 if viewer < 0 else seat == viewer  # at the bottom edge
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player  # at the bottom edge
             inset = (band - ah) // 2
             top = height - strip - band + inset if near else strip + inset
             x = margin if not flip else width - margin - aw
@@ -172,8 +172,8 @@ class RowView:
         self.won_text = []
         self.lock_text = []
         for seat in range(2):
-            flip = seat == 1 and viewer < 0
-            near = seat == 0 if viewer < 0 else seat == viewer
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player
             y = height - strip // 2 if near else strip // 2
             left = margin if not flip else width - margin  # the reader's left
             right = width - margin if not flip else margin
@@ -218,7 +218,7 @@ class RowView:
             for card in (self.piles_a[pile], self.piles_b[pile]):
                 if pile < piles:
                     x = xs[pile]
-                    if self.viewer == 1:  # B's left is pile n-1's side
+                    if self.player == 1:  # B's left is pile n-1's side
                         x = geo["width"] - x - geo["pile_w"]
                     card.group.x = x
                     card.x = x

@@ -72,13 +72,10 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-VIEWPOINTS = True  # view() takes a viewer seat (link play)
-
-
-def view(width, height, glyphs, sheets, viewer=-1):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games.speed.table import SpeedView
 
-    return SpeedView(width, height, glyphs, sheets, viewer)
+    return SpeedView(width, height, glyphs, sheets, player)
 
 
 def target(game, seat, button):

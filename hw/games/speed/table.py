@@ -32,7 +32,7 @@ and all of B's text are drawn upside down. From top to bottom::
   down!", "Locked: wait"). The score reads "1/2 wins" (games won of the games the
   match needs) or "12/50 pts" in a points match.
 
-Link play (``hw.app.linked``) draws the table from one seat (``viewer`` 0 or 1): that
+Link play (``hw.app.linked``) draws the table from one seat (``player`` 0 or 1): that
 seat's hand and strip at the bottom, the table turned for seat B, every card and text
 upright, and the opponent's hand as card backs (RULES-SPEED.md: a hand is its
 owner's to see), their number the count of cards in it.
@@ -62,7 +62,7 @@ from engine.ticks import ticks_add, ticks_diff
 from hw.draw import gfx
 from hw import messages
 from hw.draw.card_view import (
-    BACK, GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale,
+    GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale,
 )
 from hw.draw.text import LEFT, RIGHT, Text
 
@@ -96,6 +96,7 @@ MESSAGE_WIDTH = 19  # the longest message
 
 _DRAW_TEXT = const(b"Draw 15")  # the draw pile's count is written at _DRAW_AT
 _DRAW_AT = const(5)
+_BACK = const(-2)  # CardView.show: the card's back
 SCORE_WIDTH = 11  # "1/2 wins" or "12/100 pts", at the reader's right
 WINS_UNIT = b" wins"
 POINTS_UNIT = b" pts"
@@ -173,11 +174,11 @@ def card_sheets(width, height):
 class SpeedView:
     """The Speed scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, sheets, viewer=-1):
+    def __init__(self, width, height, glyphs, sheets, player=-1):
         """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``sheets``: :func:`card_sheets` (made once
-        and kept); ``viewer``: the seat the table is seen from (-1: both, facing)."""
+        and kept); ``player``: link play's seat, the one the table is seen from (-1: both, facing)."""
         geo = speed_layout(width, height)
-        self.viewer = viewer
+        self.player = player
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -192,13 +193,13 @@ class SpeedView:
         self.cards_layer = displayio.Group()  # hidden by hw.app while "Get ready..." shows
         self.group.append(self.cards_layer)
         self.hand = []
-        turned = viewer == 1  # seen from B: the table turned half a turn
+        turned = player == 1  # seen from B: the table turned half a turn
         for k, (x, y) in enumerate(hand_places(geo)):
             if turned:
                 x = width - x - geo["hand_w"]
                 y = height - y - geo["hand_h"]
             card = CardView(hand_shapes, x, y, geo["hand_w"], geo["hand_h"], geo["hand_scale"],
-                            flipped=k >= _SLOTS and viewer < 0, one_index=True)
+                            flipped=k >= _SLOTS and player < 0, one_index=True)
             self.hand.append(card)
             self.cards_layer.append(card.group)
         pile_shapes = Shapes(geo["pile_w"], geo["pile_h"], sheets[2], sheets[3])
@@ -223,11 +224,11 @@ class SpeedView:
             side_x = (width - side_x[0], width - side_x[1])
         for pile in range(2):
             for seat in range(2):
-                y = mid_y + quarter if seat == 0 or viewer >= 0 else mid_y - quarter
-                side = Text(glyphs, len(_SIDE_TEXT), gfx.DIM, ts, seat == 1 and viewer < 0,
+                y = mid_y + quarter if seat == 0 or player >= 0 else mid_y - quarter
+                side = Text(glyphs, len(_SIDE_TEXT), gfx.DIM, ts, seat == 1 and player < 0,
                             (0.5, 0.5), (side_x[pile], y), LEFT, gfx.FELT)
                 side.set(_SIDE_TEXT)
-                side.hidden = viewer >= 0 and seat != viewer  # one copy, upright
+                side.hidden = player >= 0 and seat != player  # one copy, upright
                 self.group.append(side.group)
                 self.side_text.append(side)
         # the message: centred between the draw count and the score (A's side; B's mirrored)
@@ -237,8 +238,8 @@ class SpeedView:
         self.lock_text = []
         self.messages = []
         for seat in range(2):
-            flip = seat == 1 and viewer < 0
-            near = seat == 0 if viewer < 0 else seat == viewer  # at the bottom edge
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player  # at the bottom edge
             y = height - strip // 2 if near else strip // 2
             left = margin if not flip else width - margin  # the reader's left
             right = width - margin if not flip else margin
@@ -341,9 +342,9 @@ class SpeedView:
         in_play = game.phase == PLAY
         hands = game.hands
         controls = game.controls
-        viewer = self.viewer
+        player = self.player
         for seat in range(2):
-            hidden = viewer >= 0 and seat != viewer  # the opponent's hand: backs only
+            hidden = player >= 0 and seat != player  # the opponent's hand: backs only
             legal = game.legal[seat] if in_play and hints and not hidden else 0
             legal |= legal >> _SLOTS  # bit slot: fits a pile
             picked = -1 if hidden else controls.selection(game, seat)
@@ -352,8 +353,8 @@ class SpeedView:
                 card = hands[seat * _SLOTS + slot]
                 view = self.hand[seat * _SLOTS + slot]
                 if hidden and card != NO_CARD:
-                    if view.card != BACK:
-                        view.show_back()
+                    if view.card != _BACK:
+                        view.show(_BACK)
                         busy = True
                 elif card != view.card:
                     view.show(card)
