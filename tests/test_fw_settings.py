@@ -68,7 +68,7 @@ def test_the_classic_wiring_keeps_an_old_kit_as_it_was():
     ({"CSPEED_WIRING": "old"}, "CSPEED_WIRING=old: must be link or classic"),
     ({"CSPEED_WIRING": "classic", "CSPEED_PROFILE": "builtin"},
      "only a Pico profile has the classic wiring"),
-    ({"CSPEED_PIEZO": "GP21"}, "pin GP21 is used twice: piezo and link RX"),
+    ({"CSPEED_PIEZO": "GP21"}, "pin GP21 is used twice: piezo and link cable RX"),
 ])
 def test_a_bad_wiring_setting_is_named(env, message):
     with pytest.raises(SettingError, match=message):

@@ -46,7 +46,6 @@ ST7789 240x240 / 240x135 alternatives; boards with a built-in display.
 and ``tools/wiring.py``.
 """
 
-from engine.compat import const
 from hw.board import SettingError  # (defined there: it outlives this module, see hw.board)
 
 KEY_START = 16
@@ -77,7 +76,7 @@ _PICO_FRAM = ("GP27", "GP26")
 # The link cable (docs/LINK.md): UART1, (TX, RX), crossed to the other kit's, and GND.
 # CSPEED_WIRING=classic, a kit built before the link cable, has the display's RESET
 # on TX's pin and the piezo on RX's, and no link.
-_PICO_LINK = const(("GP20", "GP21"))
+_PICO_LINK = ("GP20", "GP21")
 
 _PICO_BOARDS = (
     "raspberry_pi_pico", "raspberry_pi_pico_w",
