@@ -7,6 +7,7 @@
 #   make cpstack-unix                            build CircuitPython 10.2.1's unix interpreter (git, gcc-multilib)
 #   make hil                                     tests/hil scenarios on both emulators, logs compared
 #   make powercut                                power cut at every flash step / FRAM byte of a record save (emulated Pico)
+#   make link LINK_SECONDS=300                   link sync figures on two emulated Picos (docs/LINK.md)
 #   make simulate ARGS="--games 2000 --jobs 2"   bot-vs-bot statistics
 #   make capture PORT=/dev/ttyACM1               match logs from a board (or /dev/pts/N)
 #   make replay LOG=matches/match-001.log        what the engine decided
@@ -23,7 +24,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 
 .PHONY: soak venv node_modules test check play bench fuzz simulate capture replay wiring deploy picosim hil powercut pictures heap libcost \
-	cpstack cpstack-unix
+	cpstack cpstack-unix link
 
 # Stamp files make both bootstraps idempotent: redone only when the pins change.
 venv: $(VENV)/.stamp
@@ -60,8 +61,8 @@ CHECK_TESTS := tests/test_*rules.py tests/test_*properties.py tests/test_fw_*.py
 # them in MicroPython's too (the npm VM: five times slower). The screens are checked at
 # 320x240 here; make test checks the 240x240 and 240x135 panels too (size1, size2).
 CHECK_K := (not test_micropython or circuitpython and (vm_alloc.py or vm_row_alloc.py \
-	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py)) \
-	and not size1 and not size2
+	or vm_speed_alloc.py or vm_aggravation_alloc.py or vm_bot_alloc.py or vm_refused_start.py \
+	or vm_linked_alloc.py)) and not size1 and not size2
 check: export SDL_VIDEODRIVER = dummy
 check: export SDL_AUDIODRIVER = dummy
 check: export PYTHONDONTWRITEBYTECODE = 1
@@ -158,6 +159,22 @@ powercut: venv node_modules
 	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	$(PY) -m tools.picosim.powercut --all --timing $(TIMING)
 	$(PY) -m tools.picosim.framcut --all
+
+# Link figures on two emulated Picos (docs/LINK.md): the guest's presses mapped to the
+# host's clock with the guest 0 and 100 ppm fast, LINK_SECONDS of presses each (about
+# 5-10 minutes of wall time per emulated minute); make test runs a 12 s one. Then the
+# firmware linked on both (--firmware): its mapping error, presses 3-6 ms apart,
+# press-to-pixel and heap, LINK_FW_SECONDS of play each (slower: 10-20 min a minute).
+LINK_SECONDS ?= 60
+LINK_FW_SECONDS ?= 30
+link: export SDL_VIDEODRIVER = dummy
+link: export SDL_AUDIODRIVER = dummy
+link: venv node_modules
+	@$(CPSTACK) fetch --quiet $(PICO_FILES)
+	CSPEED_LINK=all $(VENV)/bin/pytest -q -p no:cacheprovider tests/test_picosim_link.py
+	$(PY) -m tools.picosim.linkbench --seconds $(LINK_SECONDS) --json build/linkbench.json $(ARGS)
+	$(PY) -m tools.picosim.linkbench --firmware --seconds $(LINK_FW_SECONDS) \
+		--json build/linkbench-fw.json $(ARGS)
 
 # Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
 # match logs must agree with each other and with the scenario's .expected trace.

@@ -74,12 +74,38 @@ def build(getenv=None, seed=None):
 
         buttons.port = port
         buttons.clock = ticks_ms
+    link, clock = link_opener(profile, board)
     app = App(display, buttons, port=port, seed=seed,
               buzzer=buzzer, nvm=record_store(profile, board, getattr(microcontroller, "nvm", None)),
-              attract_ms=attract_s * 1000, warning=warning)
+              attract_ms=attract_s * 1000, warning=warning, link=link, clock=clock)
     for module in _BUILD_ONLY:
         forget(module)
     return name, app
+
+
+def link_opener(profile, board):
+    """``(open, clock)`` for link play: ``open()`` makes the cable's UART on the profile's
+    link pins (``hw.app.linked``); ``(None, None)`` if the profile or the board has none."""
+    pins = profile.get("link")
+    if pins is None:
+        return None, None
+    tx = getattr(board, pins[0], None)
+    rx = getattr(board, pins[1], None)
+    if tx is None or rx is None:
+        return None, None
+    try:
+        import busio
+    except ImportError:  # a port of CircuitPython without busio: no link
+        return None, None
+    if not hasattr(busio, "UART"):
+        return None, None
+    from supervisor import ticks_ms
+
+    def opener():
+        from hw.app.linked import open_uart
+
+        return open_uart(tx, rx)
+    return opener, ticks_ms
 
 
 FRAM_I2C_HZ = 400000  # the record FRAM's bus clock (the MB85RC256V takes up to 1 MHz)

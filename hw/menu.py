@@ -6,7 +6,10 @@ game's own options (its kind's ``OPTIONS``), then the options every game shares:
 players (2 humans, or 1 player vs CPU when the CPU player is installed), the CPU
 level, the match length (best of 1/3/5), the tie policy, the penalty and hints. The
 last item, "Button test", is an action, not a choice: START on it opens the button
-test mode (``hw.views.button_check``); it is not saved.
+test mode (``hw.views.button_check``); it is not saved. So is "Link" before it, shown
+on a board with link pins (:attr:`Menu.link` >= 0): its value is the role this
+handheld takes, host (seat A: its menu's choices make the match) or guest (seat B),
+and START on it opens the link screen (``hw.app.linked``).
 
 The choices survive a power cycle in the power-cut-safe record of
 ``hw.store.record`` (:meth:`save` / :meth:`load`), which also holds the players'
@@ -39,10 +42,12 @@ PENALTY = 4
 HINTS = 5
 GAME = 6
 BUTTON_TEST = 7
-OPTION = 8  # the chosen game's option i is item OPTION + i
+LINK = 8
+OPTION = 9  # the chosen game's option i is item OPTION + i
 
 _LABELS = const(("Players", "CPU level", "Match", "Ties", "Penalty", "Hints", "Game",
-                 "Button test"))
+                 "Button test", "Link"))
+_LINK_ROLES = const(("as host (A)", "as guest (B)"))
 _WINS = const((1, 2, 3))
 _PENALTIES = const((0, 250, 500, 1000))
 TIE_POLICIES = (TIE_REPLAY, TIE_COIN)
@@ -75,6 +80,7 @@ class Menu:
             ("off", "on"),
             games.NAMES,
             ("START",),
+            _LINK_ROLES,
         )
         self.values = bytearray(DEFAULTS)  # the shared choices, items 0-5
         self.game = 0  # hw.games.GAMES index
@@ -85,6 +91,7 @@ class Menu:
         self.cursor = MATCH if not self.levels else PLAYERS
         self.changes = 0
         self.games_seen = 0  # moves when the chosen game (and so the items) changes
+        self.link = -1  # "Link": -1 hidden (no link pins), else the role (not saved)
         self._chosen()
 
     # ------------------------------------------------------------- the game
@@ -101,7 +108,7 @@ class Menu:
         """The game changed: its options become items (allocates: set-up)."""
         kind = self.kind()
         self.order = ((GAME,) + tuple(OPTION + i for i in range(len(kind.OPTIONS)))
-                      + (PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS, BUTTON_TEST))
+                      + (PLAYERS, LEVEL, MATCH, TIES, PENALTY, HINTS, LINK, BUTTON_TEST))
         self.games_seen += 1
 
     def _check_options(self, kind):
@@ -136,6 +143,8 @@ class Menu:
             return self.game
         if item == BUTTON_TEST:
             return 0  # an action: one "value", never saved
+        if item == LINK:
+            return self.link
         if item >= OPTION:
             return self.option(item - OPTION)
         return self.values[item]
@@ -152,6 +161,8 @@ class Menu:
             self.choose(value)
         elif item >= OPTION:
             self.options[self.game * OPTION_BYTES + item - OPTION] = value
+        elif item == LINK:
+            self.link = value
         elif item != BUTTON_TEST:
             self.values[item] = value
 
@@ -163,6 +174,8 @@ class Menu:
             return bool(self.levels)
         if item == LEVEL:
             return bool(self.levels) and self.values[PLAYERS] == 1
+        if item == LINK:
+            return self.link >= 0
         kind = self.kind()
         if item == MATCH:
             wins = getattr(kind, "plays_to_wins", None)

@@ -47,6 +47,8 @@ MSG_LOST_TIE = 23
 MSG_WON_TIE = 24
 MSG_LOCKED = 25
 MSG_ILLEGAL = 26
+_MSG_LINK_LOST = const(27)  # link play (hw.app.linked): the cable is out, the match waits
+_MSG_LINK_BACK = const(28)  # ... it is back: a countdown, then play resumes
 DEMO_TEXT = "DEMO - press any button"
 _DEMO = const(b"DEMO - press any button")
 
@@ -88,6 +90,8 @@ MESSAGES = (
     both(b"Won the coin toss"),
     both(b"Locked: wait"),
     both(b"Not a match!"),
+    both(b"Link lost"),
+    both(b"Link back - ready"),
 )
 MESSAGE_WIDTH = 23  # the longest message
 # During attract mode a message id is shown as DEMO_OF[id]: the banner whenever
@@ -97,7 +101,7 @@ DEMO_OF = (
     MSG_DRAW, MSG_DEADLOCK, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_DEMO,
     MSG_DEMO, MSG_DEMO_WIN_A, MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B,
     MSG_DEMO_WIN_A, MSG_DEMO_WIN_B, MSG_DEMO_MATCH_A, MSG_DEMO_MATCH_B, MSG_DEMO,
-    MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO,
+    MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, MSG_DEMO, _MSG_LINK_LOST, _MSG_LINK_BACK,
 )
 
 PACK_TEXT = b"Pack 0"  # the count is written as digits at PACK_AT

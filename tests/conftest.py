@@ -36,6 +36,7 @@ if ROOT not in sys.path:
 
 # Rough seconds of a test group or file on a 2-core machine (order only: longest first).
 HEAVY = {
+    "tests/test_picosim_link_play.py::session": 150,
     "tests/test_picosim.py::speed_session": 100,
     "tests/test_picosim.py::session": 90,
     "tests/test_picosim.py::row_session": 75,
@@ -45,6 +46,7 @@ HEAVY = {
     "tests/test_picosim_flash.py::whole": 20,
     "tests/test_doc_commands.py::clone": 60,
     "tests/test_emulate.py::session": 20,
+    "tests/test_emulate_link.py": 20,
     "tests/test_micropython.py": 15,
     "tests/test_record.py": 10,
     "tests/test_fram.py": 10,

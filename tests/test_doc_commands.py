@@ -48,6 +48,10 @@ RUN = (
     "make venv",
     ".venv/bin/python -m tools.emulate --headless --nvm none --seed 7 --script docs/example.script",
     "tools/replay out/match.log",
+    ".venv/bin/python -m tools.emulate --link --headless --autoplay expert --game grid --seed 5"
+    " --ppm 100 --nvm none --log build/link/match.log",
+    "cmp build/link/match-A.log build/link/match-B.log",
+    "tools/replay build/link/match-B.log",
     ".venv/bin/python -m tools.emulate",
     "CSPEED_ATTRACT_S=5 make play",
     ".venv/bin/python -m tools.emulate.bench",
@@ -96,6 +100,8 @@ XVFB = ("the Xvfb walk-through (Xvfb and xdotool are not installed by the repo);
         " tests/test_emulate_xvfb.py does these steps when Xvfb is there")
 PICOSIM = ("the emulated Pico: minutes per run and the CircuitPython stack (make cpstack);"
            " tests/test_picosim.py and tests/test_hil.py run it")
+LINKRIG = ("two emulated Picos: minutes per run and the CircuitPython stack (make cpstack);"
+           " tests/test_picosim_link.py runs the rig and the link figures")
 CPSTACK = "the CircuitPython stack, which a copy of the repository lacks; tests/test_cpstack.py"
 NOT_RUN = {
     "make test": "this test is part of make test",
@@ -103,6 +109,14 @@ NOT_RUN = {
     "make check": "a part of make test (this test is in make test)",
     "make node_modules": "npm ci of the MicroPython VM; in the copy node_modules is this"
     " checkout's (a link): make test and make bench run it first",
+    "make link": LINKRIG,
+    ".venv/bin/python -m tools.picosim.linkbench": LINKRIG,
+    ".venv/bin/python -m tools.picosim.link --code tools/picosim/device/link_ping_code.py"
+    " --setting A:LINK_ROLE=ping --setting A:LINK_PINGS=100 --setting B:LINK_ROLE=echo"
+    " --ppm B:2000 --drop ab:5 --cut 1000:1500 --reset B@2000 --stop-on A:done --seconds 8":
+    LINKRIG,
+    "python tests/link_sim.py": ("minutes of simulated matches;"
+                                 " tests/test_link_sync.py runs shorter ones"),
     "make picosim": PICOSIM,
     "make capture PORT=/dev/ttyACM1": BOARD,
     "make capture": "named in prose; the command is make capture PORT=...",
@@ -151,8 +165,15 @@ NOT_RUN = {
     "sudo apt-get install gcc-multilib": INSTALL,
     ".venv/bin/python -m tools.emulate --button-test": "the button test in a window a person"
     " presses keys in, open until closed",
+    ".venv/bin/python -m tools.emulate --link --game speed --ppm 50": "two windows two people"
+    " play in, open until closed (tests/test_emulate_link.py runs --link headless)",
+    ".venv/bin/python -m tools.emulate --link": "as --link --game speed --ppm 50",
     ".venv/bin/python -m tools.picosim --game row --attract 2 --setting CSPEED_DIAG=1 --diag"
     " --seconds 12": PICOSIM,
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/crc_code.py --seconds 25":
+        PICOSIM,
+    ".venv/bin/python -m tools.picosim.linkbench --firmware --seconds 20 --ppm 0": PICOSIM
+    + " (two chips: about 8 minutes; tests/test_picosim_link_play.py runs the firmware linked)",
     "CSPEED_ATTRACT_S=0 .venv/bin/python -m tools.emulate --window --nvm none --seed 7":
         "a window a person plays in, open until closed",
     "make fuzz": "tests/fuzz at 100,000 cases (an hour); make test runs the same tests smaller",
@@ -196,7 +217,7 @@ DRY_RUN = ("make test", "make check", "make node_modules", "make picosim", "make
            "make replay LOG=matches/match-001.log", "make deploy DRIVE=/media/$USER/CIRCUITPY",
            "make deploy DRIVE=/Volumes/CIRCUITPY", "make hil", "make fuzz",
            "make fuzz FUZZ_CASES=200000 FUZZ_SEED=7", "make fuzz FUZZ_CASES=100000 FUZZ_SEED=11",
-           "make soak", "make libcost", "make heap", "JOBS=0 make test", "make cpstack", "make cpstack-unix")
+           "make soak", "make libcost", "make heap", "JOBS=0 make test", "make cpstack", "make cpstack-unix", "make link")
 
 
 def key(command):
@@ -302,7 +323,8 @@ def _check_pictures(clone, out):
     from tools import pictures
 
     for name, args in pictures.PICTURES:
-        assert pictures.compare(name, args, clone / name, ROOT / name) is None, name
+        for each in pictures.files(name, args):
+            assert pictures.compare(each, args, clone / each, ROOT / each) is None, each
 
 
 CHECKS = {

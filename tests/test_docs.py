@@ -173,6 +173,8 @@ def test_every_wire_has_a_hole_in_its_pico_pins_breadboard_row():
             assert pin == "3V3(OUT)" and any(p.startswith("FRAM") for p in parts), (pin, parts)
             fram = text.split("### The record FRAM (optional)", 1)[1].split("\n## ", 1)[0]
             assert "**+ rail**" in fram and "plug the FRAM's VCC into the + rail" in fram
+            if "Display (ILI9341 320x240)" in parts[1:]:  # RESET tied high, beside LED
+                assert "LED and RESET into the + rail" in text
 
 
 def test_the_menu_is_as_the_docs_describe_it():

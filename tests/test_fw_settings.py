@@ -48,6 +48,33 @@ def test_a_pin_used_twice_is_refused(env, shared):
         profiles.choose(PICO, False, env.get)
 
 
+def test_the_classic_wiring_keeps_an_old_kit_as_it_was():
+    """CSPEED_WIRING=classic: display RESET on GP20 and the piezo on GP21, no link."""
+    _, new = profiles.choose(PICO, False, {}.get)
+    assert new["display"]["reset"] is None and new["piezo"] == "GP28"
+    assert new["link"] == ("GP20", "GP21")
+    _, old = profiles.choose(PICO, False, {"CSPEED_WIRING": "classic"}.get)
+    assert old["display"]["reset"] == "GP20" and old["piezo"] == "GP21"
+    assert old["link"] is None
+    assert profiles.PROFILES[profiles.REFERENCE]["display"]["reset"] is None  # not mutated
+    _, same = profiles.choose(PICO, False, {"CSPEED_WIRING": "link"}.get)
+    assert same == new
+    _, both = profiles.choose(PICO, False, {"CSPEED_WIRING": "classic",
+                                            "CSPEED_PIEZO": "none"}.get)
+    assert both["piezo"] is None and both["display"]["reset"] == "GP20"
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"CSPEED_WIRING": "old"}, "CSPEED_WIRING=old: must be link or classic"),
+    ({"CSPEED_WIRING": "classic", "CSPEED_PROFILE": "builtin"},
+     "only a Pico profile has the classic wiring"),
+    ({"CSPEED_PIEZO": "GP21"}, "pin GP21 is used twice: piezo and link cable RX"),
+])
+def test_a_bad_wiring_setting_is_named(env, message):
+    with pytest.raises(SettingError, match=message):
+        profiles.choose(PICO, True, env.get)
+
+
 def test_every_profile_uses_each_pin_once():
     for name in profiles.PROFILES:
         profiles.check_pins(profiles.PROFILES[name])

@@ -107,12 +107,28 @@ def test_wiring_table_matches_the_firmware_pins():
 def test_every_ground_wire_goes_to_a_pico_ground_pin():
     rows = wiring.rows()
     grounds = [int(r[3]) for r in rows if r[2] == "GND"]
-    # display, pad A bus, pad B bus, START, piezo, FRAM: one wire each, on real GND pins
-    assert len(grounds) == 6
+    # display, pad A bus, pad B bus, START, piezo, FRAM, link: one wire each, on real GND pins
+    assert len(grounds) == 7
     assert set(grounds) <= set(wiring.PICO_GROUNDS)
     for pad in "AB":  # each pad's ground wire sits beside that pad's own pins
         pins = [int(r[3]) for r in rows if r[0].startswith("Pad " + pad)]
         assert len(pins) == 9 and max(pins) - min(pins) <= 9
+
+
+def test_wiring_table_follows_the_link_pins_of_the_profile():
+    """Issue 22: the link cable on the profile's UART pins, the piezo and the display's
+    RESET where the profile (not the table) says; the classic wiring has no link rows."""
+    from hw.board.profiles import PROFILES, REFERENCE
+
+    prof = PROFILES[REFERENCE]
+    rows = wiring.rows()
+    link = {r[1]: r[2] for r in rows if r[0].startswith("Link")}
+    assert (link["TX"], link["RX"]) == prof["link"] == ("GP20", "GP21")
+    assert link["GND"] == "GND"
+    piezo = {r[1]: r[2] for r in rows if r[0].startswith("Piezo")}
+    assert piezo["+"] == prof["piezo"] == "GP28"
+    reset = [r for r in rows if r[0].startswith("Display") and r[1] == "RESET"][0]
+    assert prof["display"]["reset"] is None and reset[2] == "3V3(OUT)"
 
 
 def test_wire_count_adds_up():
@@ -121,10 +137,11 @@ def test_wire_count_adds_up():
     rows = wiring.rows()
     wires = [r for r in rows if r[2] != "-"]
     counts = dict(wiring.wire_counts())
-    assert sum(counts.values()) == len(wires) == 34
-    assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2, "FRAM": 4}
-    assert "Wires to the Pico: 34" in wiring.summary()
-    assert "36 pieces of wire" in wiring.summary()
+    assert sum(counts.values()) == len(wires) == 37
+    assert counts == {"display": 8, "pad A": 9, "pad B": 9, "START": 2, "piezo": 2, "FRAM": 4,
+                      "link": 3}
+    assert "Wires to the Pico: 37" in wiring.summary()
+    assert "39 pieces of wire" in wiring.summary()
     fram = {r[1]: r[2] for r in rows if r[0].startswith("FRAM")}  # the pins hw.store.fram opens
     assert (fram["SCL"], fram["SDA"]) == PROFILES[REFERENCE]["fram"]
 

@@ -9,7 +9,8 @@ Each picture is one headless run of the desktop emulator (``tools.emulate``: the
 unchanged firmware under CPython, virtual time), with a fixed seed and a script of
 docs/, listed in :data:`PICTURES` as the arguments a reader can give it: the panel
 1:1 at the end (``--screenshot``), or the window as a person sees it
-(``--window-shot``: the panel at 2x with the key legend under it).
+(``--window-shot``: the panel at 2x with the key legend under it); a ``--link`` run
+draws two, each handheld's screen of one linked match.
 
 ``--check`` (``tests/test_pictures.py``) exits 1, naming each picture, when the firmware
 now draws it differently from the committed file: the panel's pixels must be equal.
@@ -62,6 +63,10 @@ PICTURES = (
      ("--size", "320x240") + _AGG + ("--until", "10020", "--screenshot")),
     ("docs/img/button-test.png",
      ("--button-test", "--script", "docs/button-test.script", "--until", "3200", "--screenshot")),
+    # two handhelds on one cable (--link): link-speed-A.png (the host's), -B.png (the guest's)
+    ("docs/img/link-speed.png",
+     ("--link", "--autoplay", "expert", "--game", "speed", "--seed", "5", "--until", "6000",
+      "--screenshot")),
 )
 SCALE = 2  # a window picture's pixels per panel pixel (tools.emulate's default --scale)
 
@@ -71,6 +76,20 @@ def command(args, out):
     return [sys.executable, "-m", "tools.emulate", *_RUN, *args, str(out)]
 
 
+def files(name, args):
+    """The files one picture's run writes: ``name``, or a ``--link`` run's two
+    (``-A``/``-B`` before the extension, as tools.emulate names them)."""
+    if "--link" not in args:
+        return [name]
+    root, ext = os.path.splitext(str(name))
+    return ["%s-%s%s" % (root, seat, ext) for seat in "AB"]
+
+
+def names():
+    """Every file the pictures are (what the docs may show)."""
+    return {path for name, args in PICTURES for path in files(name, args)}
+
+
 def draw(name, args, out):
     """Run the emulator for one picture; return None, or the error in one line."""
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
@@ -78,7 +97,7 @@ def draw(name, args, out):
     env.pop("CSPEED_ATTRACT_S", None)
     run = subprocess.run(command(args, out), cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=300)
-    if run.returncode or not Path(out).exists():
+    if run.returncode or not all(Path(f).exists() for f in files(out, args)):
         last = (run.stderr.strip().splitlines() or ["exit %d" % run.returncode])[-1]
         return "%s: tools.emulate failed: %s" % (name, last)
     return None
@@ -129,14 +148,16 @@ def main(argv=None):
                                    zip(PICTURES, outs)))
         problems = [e for e in errors if e]
         if args.check and not problems:
-            problems = [p for p in (compare(name, a, out, ROOT / name)
-                                    for (name, a), out in zip(PICTURES, outs)) if p]
+            problems = [p for p in (compare(each, a, drawn, ROOT / each)
+                                    for (name, a), out in zip(PICTURES, outs)
+                                    for each, drawn in zip(files(name, a), files(out, a)))
+                        if p]
     for problem in problems:
         print("tools.pictures: %s" % problem, file=sys.stderr)
     if problems:
         return 1
-    print("%s %d pictures: %s" % ("checked" if args.check else "drew", len(PICTURES),
-                                  ", ".join(name for name, _ in PICTURES)))
+    print("%s %d pictures: %s" % ("checked" if args.check else "drew", len(names()),
+                                  ", ".join(sorted(names()))))
     return 0
 
 

@@ -41,7 +41,7 @@ PICO_OTHER = {30: "RUN", 35: "ADC_VREF", 37: "3V3_EN", 39: "VSYS", 40: "VBUS"}
 
 # The ground pin each part's ground wire goes to: beside the part's signal pins, so
 # the diagram needs no crossing (pad A uses pins 1-10, pad B 11-20).
-GROUND_PIN = {"Pad A": 3, "Pad B": 18, "START": 33, "Piezo": 28, "FRAM": 33}
+GROUND_PIN = {"Pad A": 3, "Pad B": 18, "START": 33, "Piezo": 33, "FRAM": 38, "Link": 28}
 
 DISPLAY_PINS = (  # (module pin, profile key or a fixed connection, note)
     ("VCC", "3V3(OUT)", "3.3 V supply"),
@@ -97,6 +97,8 @@ def rows(profile_name=REFERENCE):
                 out.append((part, module_pin, "-", "-", note))
                 continue
             pin = display.get(source, source)
+            if source == "reset" and pin is None:  # no reset pin: held high
+                pin, note = "3V3(OUT)", "tied to 3.3 V (the driver resets by command)"
             out.append((part, module_pin, pin, _pin_number(pin, pico), note))
     if profile["buttons"]["kind"] == "keys":
         for key, pin in key_pins(profile):
@@ -121,13 +123,20 @@ def rows(profile_name=REFERENCE):
         out.append(("Piezo buzzer (passive)", "+", profile["piezo"],
                     _pin_number(profile["piezo"], pico), "optional"))
         out.append(("Piezo buzzer (passive)", "-", "GND", _ground("Piezo", pico), ""))
+    if profile.get("link"):
+        tx, rx = profile["link"]
+        part = "Link cable (to the other kit)"
+        out.append((part, "TX", tx, _pin_number(tx, pico),
+                    "optional: UART1 TX, to the other kit's RX"))
+        out.append((part, "RX", rx, _pin_number(rx, pico), "UART1 RX, to the other kit's TX"))
+        out.append((part, "GND", "GND", _ground("Link", pico), "to the other kit's GND"))
     if profile.get("fram"):
         scl, sda = profile["fram"]
         part = "FRAM (MB85RC256V I2C)"
         out.append((part, "VCC", "3V3(OUT)", _pin_number("3V3(OUT)", pico),
                     "optional: keeps the record safe from power cuts"))
         out.append((part, "GND", "GND", _ground("FRAM", pico),
-                    "beside START's ground" if pico else ""))
+                    "beside the display's ground" if pico else ""))
         out.append((part, "SCL", scl, _pin_number(scl, pico), "I2C1 SCL"))
         out.append((part, "SDA", sda, _pin_number(sda, pico), "I2C1 SDA"))
         out.append((part, "WP, A0, A1, A2", "-", "-", "not connected (writable, address 0x50)"))
@@ -137,7 +146,7 @@ def rows(profile_name=REFERENCE):
 def wire_counts(profile_name=REFERENCE):
     """Return ``[(group, wires to the board)]`` for a profile with direct buttons."""
     groups = (("display", "Display"), ("pad A", "Pad A"), ("pad B", "Pad B"),
-              ("START", "START"), ("piezo", "Piezo"), ("FRAM", "FRAM"))
+              ("START", "START"), ("piezo", "Piezo"), ("FRAM", "FRAM"), ("link", "Link"))
     counts = []
     table = rows(profile_name)
     for name, prefix in groups:
@@ -220,7 +229,7 @@ WIDTH, HEIGHT = 1280, 960
 GND_COLOR = (0, 0, 0)
 V33_COLOR = (200, 0, 0)
 COLORS = {"Display": (30, 90, 200), "Pad A": (200, 80, 20), "Pad B": (120, 40, 160),
-          "START": (0, 130, 130), "Piezo": (150, 110, 0)}
+          "START": (0, 130, 130), "Piezo": (150, 110, 0), "Link": (0, 140, 40)}
 
 
 def draw_png(path, profile_name=REFERENCE):
@@ -308,17 +317,37 @@ def draw_png(path, profile_name=REFERENCE):
     to_pin(790, int(start[3]), color)
     to_pin(790, GROUND_PIN["START"], GND_COLOR)
 
-    # Piezo: + on its pin, - on the GND pin beside it.
+    # Piezo: + on its pin; - on a GND pin beside it, or joining START's ground wire
+    # (a dot) when that pin is START's.
     if profile.get("piezo"):
         color = COLORS["Piezo"]
         plus = PICO_PINS[profile["piezo"]]
         zy, gy = pin_y(plus), pin_y(GROUND_PIN["Piezo"])
-        c.draw.rectangle((790, gy - 14, 955, zy + 14), outline=color, width=3)
-        c.text((800, gy), "-", GND_COLOR, c.font)
-        c.text((800, zy), "+", color, c.font)
-        c.text((830, (gy + zy) // 2), "piezo (optional)", color, c.font)
-        to_pin(790, plus, color)
-        to_pin(790, GROUND_PIN["Piezo"], GND_COLOR)
+        if GROUND_PIN["Piezo"] == GROUND_PIN["START"]:
+            c.draw.rectangle((800, zy - 14, 955, zy + 10), outline=color, width=3)
+            c.text((808, zy - 2), "piezo: + here, - below", color)
+            c.line(((800, zy + 6), (775, zy + 6), (775, gy)), GND_COLOR)
+            c.dot(775, gy)
+            to_pin(800, plus, color)
+        else:
+            c.draw.rectangle((790, gy - 14, 955, zy + 14), outline=color, width=3)
+            c.text((800, gy), "-", GND_COLOR, c.font)
+            c.text((800, zy), "+", color, c.font)
+            c.text((830, (gy + zy) // 2), "piezo (optional)", color, c.font)
+            to_pin(790, plus, color)
+            to_pin(790, GROUND_PIN["Piezo"], GND_COLOR)
+
+    # The link cable: TX, RX and GND to the other kit's RX, TX and GND.
+    if profile.get("link"):
+        color = COLORS["Link"]
+        tx, rx = (PICO_PINS[p] for p in profile["link"])
+        ys = [pin_y(n) for n in (tx, rx, GROUND_PIN["Link"])]
+        c.draw.rectangle((790, min(ys) - 14, 955, max(ys) + 14), outline=color, width=3)
+        for number, label in ((tx, "TX -> other RX"), (rx, "RX <- other TX"),
+                              (GROUND_PIN["Link"], "GND - other GND")):
+            c.text((800, pin_y(number)), label, GND_COLOR if label[0] == "G" else color)
+            to_pin(790, number, GND_COLOR if label[0] == "G" else color)
+        c.text((872, max(ys) + 26), "link cable (optional)", color, c.small, anchor="mm")
 
     # Display: its pins in the order of the Pico's pins (the labels name them), so
     # each wire runs straight; LED joins VCC on the 3.3 V wire.
@@ -330,12 +359,15 @@ def draw_png(path, profile_name=REFERENCE):
     c.text((1000, pin_y(21) + 46), "pins: not connected", color)
     v33 = PICO_PINS["3V3(OUT)"]
     led_y = pin_y(v33) + pitch  # the free row below 3V3(OUT)
+    reset_y = pin_y(v33) - pitch  # the free row above 3V3(OUT): RESET tied high
     for name, r in disp.items():
         number = int(r[3])
-        y = led_y if name == "LED" else pin_y(number)
+        tied = name == "LED" or (name == "RESET" and r[2] == "3V3(OUT)")
+        y = led_y if name == "LED" else reset_y if tied else pin_y(number)
         wire = GND_COLOR if r[2] == "GND" else V33_COLOR if r[2] == "3V3(OUT)" else color
-        c.text((1000, y), "%s  %s" % (name, r[4]) if r[4] else name, color)
-        if name == "LED":
+        note = "tied to 3.3 V" if tied and name == "RESET" else r[4]
+        c.text((1000, y), "%s  %s" % (name, note) if note else name, color)
+        if tied:
             c.line(((990, y), (960, y), (960, pin_y(v33))), wire)
             c.dot(960, pin_y(v33), wire)
         else:

@@ -53,7 +53,7 @@ from engine.ticks import ticks_add, ticks_diff
 from hw.app.attract import ATTRACT_LEVELS, ATTRACT_MAX_MS, ATTRACT_MS, Attract
 from hw.app.match import MatchFlow
 from hw.app.modes import (
-    BUTTONS, DONE, GAME, MENU, MENU_SCREEN, NO_SCREEN, READY, STATS, STATS_SCREEN, TITLE,
+    BUTTONS, DONE, GAME, LINK, MENU, MENU_SCREEN, NO_SCREEN, READY, STATS, STATS_SCREEN, TITLE,
 )
 from hw.app.screens import Screens
 from hw.app.seats import HumanSeat
@@ -69,6 +69,7 @@ _LONG_PRESS_MS = const(1000)
 # bytes: logged without allocating
 _OVERFLOW_TEXT = const(b"keypad queue overflowed: presses were lost")
 _ABANDON_TEXT = const(b"match abandoned (START held)")
+_MENU_LINK = const(8)  # hw.menu.LINK: the menu's "Link" item
 _CLAMP_TEXT = const(b"press time behind the clock: clamped")
 
 
@@ -90,7 +91,7 @@ class App(Screens, MatchFlow, Attract):
     """The firmware: give it a display, buttons and (optionally) a serial port."""
 
     def __init__(self, display, buttons, port=None, seed=None, buzzer=None, nvm=None,
-                 levels=None, attract_ms=ATTRACT_MS, warning=None):
+                 levels=None, attract_ms=ATTRACT_MS, warning=None, link=None, clock=None):
         self.display = display
         self.buttons = buttons
         self.warning = warning  # bytes: a setting fell back to its default (on the title)
@@ -147,6 +148,11 @@ class App(Screens, MatchFlow, Attract):
         self.booting = True  # the first pass is still to come (it rescans the keys)
         self.menu_games = self.menu.games_seen  # the game whose options the menu shows
         self.boot_until = 0  # a START press stamped before this is "held at power-on"
+        # Link play (hw.app.linked): ``link()`` opens the cable's port (None: no link pins)
+        self.link = link
+        self.clock = clock
+        self.menu.link = 0 if link is not None and clock is not None else -1
+        self.session = None  # hw.app.linked.LinkSession while linked: it runs link play
         self._show(TITLE)
 
     def step(self, now):
@@ -156,7 +162,12 @@ class App(Screens, MatchFlow, Attract):
         if self.booting:
             self._boot(now)
         self.late = now
+        session = self.session
+        if session is not None:
+            session.poll(now)
         self._read_buttons(now)
+        if session is not None:
+            session.tick(now)
         if self.boot_until and ticks_diff(now, self.boot_until) >= 0:
             self.boot_until = 0  # closed for good (no wrap back days later)
         now = self.late  # past every press just handed to the engine: judged now
@@ -166,9 +177,14 @@ class App(Screens, MatchFlow, Attract):
             self.start_long = True
             self._start_held(now)
         if READY <= self.mode <= DONE:
-            self._advance(now)
-            self._flow(now)
-            self._cpu(now)
+            if session is None:
+                self._advance(now)
+                self._flow(now)
+                self._cpu(now)
+            else:
+                self._flow(session.step(now))  # judged (host) or followed (guest)
+        elif self.mode == LINK:
+            self.session.update(self.view)  # (entered in this pass, maybe)
         elif self.mode == TITLE:
             self._title_idle(now)
         elif self.mode == STATS:
@@ -176,7 +192,8 @@ class App(Screens, MatchFlow, Attract):
         elif self.mode == BUTTONS:
             if self.button_test.tick(now):  # START held 2 s
                 self._show(MENU)
-        self._draw(now)
+        session = self.session  # (entered or left in this pass, maybe)
+        self._draw(now if session is None else session.time(now))
         if self.sound:
             if not self.attract:  # the demo plays silently
                 self.buzzer.beep(self.sound, now)
@@ -214,7 +231,12 @@ class App(Screens, MatchFlow, Attract):
                 continue
             seat = key >> 3
             mode = self.mode
-            if mode == GAME:
+            if mode == GAME and self.session is not None:  # either pad plays this seat
+                session = self.session
+                n = self.kind.target(self.game, session.seat, key & 7)
+                if n >= 0:
+                    session.press(n, buttons.timestamp)
+            elif mode == GAME:
                 if not self.paused and self.seats[seat].human:
                     n = self.kind.target(self.game, seat, key & 7)
                     if n < 0:
@@ -225,7 +247,7 @@ class App(Screens, MatchFlow, Attract):
                         self.late = ticks_add(t, 1)  # tick t is complete: judge it now
             elif mode == MENU:
                 self._menu_key(key & 3)
-            elif mode == TITLE or mode == DONE:
+            elif (mode == TITLE or mode == DONE) and self.session is None:
                 self._show(MENU)
         if buttons.check_overflow(now):  # counted in buttons.overflows; keys reset
             self.start_down = False  # START's release may be lost: held START re-reports
@@ -275,8 +297,14 @@ class App(Screens, MatchFlow, Attract):
         elif mode == MENU:
             if self.menu.on_button_test():
                 self._enter_button_test(False)
+            elif self.menu.cursor == _MENU_LINK:
+                from hw.app.linked import start
+
+                start(self)
             else:
                 self.begin_match(now)
+        elif self.session is not None:  # linked: START begins a match (no pause)
+            self.session._start_tapped(now)  # pylint: disable=protected-access
         elif mode == DONE:  # match over: "START: new match"
             self.begin_match(now)
         else:
@@ -288,6 +316,9 @@ class App(Screens, MatchFlow, Attract):
             return
         if self.mode == MENU:
             self._show(STATS)
+            return
+        if self.session is not None:
+            self.session._start_held(now)  # pylint: disable=protected-access
             return
         if READY <= self.mode < DONE:
             # Presses read in this pass are logged: judge them before the match is

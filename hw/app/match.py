@@ -55,13 +55,17 @@ class MatchFlow:
         """Start a match with the menu's choices; the first game follows shortly."""
         menu = self.menu
         menu.save(self.nvm)
-        self.stats.match_begins(True, menu.level() if menu.vs_cpu() else -1)
+        linked = self.session is not None  # link play: seat B is the guest, never the CPU
+        cpu = menu.vs_cpu() and not linked
+        self.stats.match_begins(True, menu.level() if cpu else -1)
         self.matches += 1
         kind = menu.kind()
         self._use(kind)
+        if linked:
+            self.session.reset()  # a match begins: no presses wait
         game = self._new_match(menu.rules())
         self.seats[0] = self.humans[0]
-        if menu.vs_cpu():
+        if cpu:
             self.seats[1] = CpuSeat(game, 1, menu.level(), self.seeds.next(), kind.bot)
         else:
             self.seats[1] = self.humans[1]
@@ -155,8 +159,8 @@ class MatchFlow:
         game = self.game
         mode = self.mode
         if mode == READY:
-            if self._due(now):
-                self._start_game(now)
+            if self._due(now) and (self.session is None or self.session.seat == 0):
+                self._start_game(now)  # (a linked guest waits for the host's start line)
         elif mode == GAME:
             if game.phase == OVER:
                 self.mode = RESULT
@@ -212,7 +216,10 @@ class MatchFlow:
         (worded by ``hw.app.feedback``: the CPU named, the new-match prompt, notes)."""
         game = self.game
         mode = self.mode
-        if self.paused:
+        session = self.session
+        if session is not None and READY <= mode < DONE and session.paused():
+            msg = session.paused()  # "Link lost" or "Link back"
+        elif self.paused:
             msg = messages.MSG_PAUSED
         elif mode == READY:
             msg = messages.MSG_READY

@@ -11,7 +11,9 @@ RESULT = 4  # a game has ended: its result is shown
 DONE = 5  # the match has been won
 STATS = 6  # the stats screen (START held in the menu)
 BUTTONS = 7  # the button test mode (hw.views.button_check)
-_MODE_NAMES = const(("title", "menu", "ready", "game", "result", "done", "stats", "buttons"))
+LINK = 8  # the link screen (hw.app.linked): linking, linked, between linked matches
+_MODE_NAMES = const(("title", "menu", "ready", "game", "result", "done", "stats", "buttons",
+                     "link"))
 
 # Screens: which scene is built (one at a time).
 NO_SCREEN = -1
@@ -20,3 +22,4 @@ MENU_SCREEN = 1
 TABLE_SCREEN = 2
 STATS_SCREEN = 3
 BUTTONS_SCREEN = 4
+# 5: the link screen (hw.app.screens: _LINK_SCREEN)

@@ -19,12 +19,16 @@ and reads the app's ``display``, ``mode``, ``menu``, ``kind`` and ``game``.
 
 import gc
 
+from engine.compat import const
+
 from hw.app.modes import (
-    BUTTONS, BUTTONS_SCREEN, MENU, MENU_SCREEN, NO_SCREEN, STATS, STATS_SCREEN, TABLE_SCREEN,
-    TITLE, TITLE_SCREEN,
+    BUTTONS, BUTTONS_SCREEN, LINK, MENU, MENU_SCREEN, NO_SCREEN, STATS, STATS_SCREEN,
+    TABLE_SCREEN, TITLE, TITLE_SCREEN,
 )
 from hw.games import forget
 from hw.store.record import ByteStore
+
+_LINK_SCREEN = const(5)  # hw.app.modes: the link screen (hw.app.linked builds it)
 
 
 class Screens:
@@ -48,6 +52,9 @@ class Screens:
         elif mode == BUTTONS:
             screen = BUTTONS_SCREEN
             self.start_down = False  # START's events are the test's now
+        elif mode == LINK:
+            screen = _LINK_SCREEN
+            self.paused = False
         else:
             screen = TABLE_SCREEN
         if screen != self.screen:
@@ -66,6 +73,8 @@ class Screens:
             forget("hw.views.stats_reset")
         if screen > MENU_SCREEN >= self.screen:  # the title's and the menu's code goes
             forget("hw.views.menu_view")
+        if self.screen == _LINK_SCREEN and screen != _LINK_SCREEN:
+            forget("hw.views.link_view")  # (its code, loaded by hw.app.linked)
         if self.screen == BUTTONS_SCREEN and screen != BUTTONS_SCREEN:
             self.button_test = None
             forget("hw.views.button_view")
@@ -95,11 +104,16 @@ class Screens:
             self.button_test = ButtonTest(getattr(self.buttons, "wiring", None),
                                           self.start_at if self.test_from_boot else None)
             view = ButtonView(width, height, self.glyphs, self.button_test)
+        elif screen == _LINK_SCREEN:
+            view = self.session.view(width, height, self.glyphs)
         else:
             kind = self.kind
             if self.card_tiles is None:
                 self.card_tiles = kind.sheets(width, height)
-            view = kind.view(width, height, self.glyphs, self.card_tiles)
+            if self.session is not None:  # link play: the table seen from its seat
+                view = kind.view(width, height, self.glyphs, self.card_tiles, self.session.seat)
+            else:
+                view = kind.view(width, height, self.glyphs, self.card_tiles)
             forget("hw.draw.card_fit")  # the cards' layout code: needed to build only
         # the table's cards, hidden between games (hw.app.match); read here, not per frame
         self.cards_layer = getattr(view, "cards_layer", None) if screen == TABLE_SCREEN else None

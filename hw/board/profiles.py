@@ -19,7 +19,10 @@ through one queue and are ordered by their timestamps only.
 Choosing a profile: ``CSPEED_PROFILE`` in ``settings.toml`` wins; otherwise the
 first profile listing ``board.board_id``; otherwise ``"builtin"`` if the board has
 ``board.DISPLAY``. Other settings: ``CSPEED_ROTATION`` (0/90/180/270),
-``CSPEED_PIEZO`` (a pin name or ``none``), ``CSPEED_FRAM`` (the optional record FRAM's
+``CSPEED_PIEZO`` (a pin name or ``none``), ``CSPEED_WIRING`` (``link``, the default:
+the display's RESET tied to 3V3, the piezo on GP28 and the link cable on UART1 GP20
+TX / GP21 RX; ``classic``: a kit built before the link cable, display RESET on GP20
+and piezo on GP21, no link), ``CSPEED_FRAM`` (the optional record FRAM's
 SCL and SDA pins, ``GP27,GP26``, or ``none``), ``CSPEED_KEY_PINS`` (17 comma-separated
 pin names, pad A near 1-4, far 1-4, pad B likewise, START: direct buttons); and, read by
 ``hw.main`` with :func:`setting_int`, ``CSPEED_ATTRACT_S`` (0 to
@@ -49,8 +52,10 @@ KEY_START = 16
 KEY_COUNT = 17
 NO_KEY = 255
 
+# The display's RESET is tied to 3V3 (None: no reset pin; the driver resets it by
+# command), which frees GP20 for the link cable.
 _SPI_DISPLAY = {
-    "sck": "GP18", "mosi": "GP19", "cs": "GP17", "dc": "GP16", "reset": "GP20",
+    "sck": "GP18", "mosi": "GP19", "cs": "GP17", "dc": "GP16", "reset": None,
     "baudrate": 24000000,
 }
 
@@ -67,6 +72,11 @@ _PICO_BUTTONS = {
 # The optional I2C FRAM that keeps the record safe from power cuts (hw.store.fram):
 # (SCL, SDA) on the Pico's I2C1.
 _PICO_FRAM = ("GP27", "GP26")
+
+# The link cable (docs/LINK.md): UART1, (TX, RX), crossed to the other kit's, and GND.
+# CSPEED_WIRING=classic, a kit built before the link cable, has the display's RESET
+# on TX's pin and the piezo on RX's, and no link.
+_PICO_LINK = ("GP20", "GP21")
 
 _PICO_BOARDS = (
     "raspberry_pi_pico", "raspberry_pi_pico_w",
@@ -87,8 +97,9 @@ PROFILES = {
         "boards": _PICO_BOARDS,
         "display": _with(_SPI_DISPLAY, driver="ili9341", width=320, height=240, rotation=0),
         "buttons": _PICO_BUTTONS,
-        "piezo": "GP21",
+        "piezo": "GP28",
         "fram": _PICO_FRAM,
+        "link": _PICO_LINK,
     },
     "pico_st7789_240": {
         "title": "Raspberry Pi Pico + 1.3/1.54in ST7789 240x240",
@@ -96,8 +107,9 @@ PROFILES = {
         "display": _with(_SPI_DISPLAY, driver="st7789", width=240, height=240, rotation=0,
                          rowstart=80, colstart=0),
         "buttons": _PICO_BUTTONS,
-        "piezo": "GP21",
+        "piezo": "GP28",
         "fram": _PICO_FRAM,
+        "link": _PICO_LINK,
     },
     "pico_st7789_135": {
         "title": "Raspberry Pi Pico + 1.14in ST7789 240x135",
@@ -105,8 +117,9 @@ PROFILES = {
         "display": _with(_SPI_DISPLAY, driver="st7789", width=240, height=135, rotation=270,
                          rowstart=40, colstart=53),
         "buttons": _PICO_BUTTONS,
-        "piezo": "GP21",
+        "piezo": "GP28",
         "fram": _PICO_FRAM,
+        "link": _PICO_LINK,
     },
     # Feather ESP32-S3 TFT: built-in 240x135 display, too few pins for 17 buttons, so
     # all buttons sit on one 3x6 key matrix (9 pins, diodes on each button).
@@ -136,6 +149,7 @@ PROFILES = {
         "display": {"driver": "builtin", "rotation": None},
         "buttons": _PICO_BUTTONS,
         "piezo": None,
+        "link": _PICO_LINK,
     },
 }
 
@@ -180,6 +194,9 @@ def _profile_pins(profile):
     if profile.get("fram") is not None:
         used.append((profile["fram"][0], "FRAM SCL"))
         used.append((profile["fram"][1], "FRAM SDA"))
+    if profile.get("link") is not None:
+        used.append((profile["link"][0], "link cable TX"))
+        used.append((profile["link"][1], "link cable RX"))
     return used
 
 
@@ -189,7 +206,7 @@ def check_pins(profile):
     for pin, use in _profile_pins(profile):
         if pin in seen:
             raise SettingError("pin %s is used twice: %s and %s (check CSPEED_KEY_PINS, "
-                               "CSPEED_PIEZO, CSPEED_FRAM)" % (pin, seen[pin], use))
+                               "CSPEED_PIEZO, CSPEED_FRAM, CSPEED_WIRING)" % (pin, seen[pin], use))
         seen[pin] = use
 
 
@@ -292,6 +309,15 @@ def choose(board_id, has_display, getenv):
                                % (pins, names.index("") + 1, key_name(names.index(""))))
         profile["buttons"] = {"kind": "keys", "pins": names}
         profile["from"]["buttons"] = "CSPEED_KEY_PINS=%s" % pins
+    wiring = parse_name(getenv("CSPEED_WIRING"))
+    if wiring is not None and wiring != "link":
+        pico = profile.get("link") is not None and "reset" in display  # a Pico profile
+        if wiring != "classic" or not pico:
+            raise SettingError("CSPEED_WIRING=%s: must be link or classic%s"
+                               % (wiring, "" if pico else
+                                  " (and only a Pico profile has the classic wiring)"))
+        display["reset"], profile["piezo"] = profile["link"]  # (TX's pin, RX's pin)
+        profile["link"] = None
     piezo = getenv("CSPEED_PIEZO")
     if piezo is not None:
         profile["piezo"] = parse_name(piezo)

@@ -65,6 +65,7 @@ class MatchLog:
         self.stalled = False
         self.midline = False  # the bytes out so far end inside a line
         self.check_host = port is not None and hasattr(port, "connected")
+        self.link = None  # link play's host (hw.app.linked): every line is written to it too
         self.pending = bytearray(PENDING_SIZE)
         view = memoryview(self.pending)
         # Prefixes of 1, 2, 4 .. PENDING_SIZE bytes, made once (slicing later allocates).
@@ -84,6 +85,8 @@ class MatchLog:
 
     def _send(self, line):
         self.lines += 1
+        if self.link is not None:
+            self.link.write(line)
         port = self.port
         if port is None:
             return
@@ -177,6 +180,16 @@ class MatchLog:
     def clock(self, t):
         """``clock T``."""
         self._send(self.writer.clock(t))
+
+    def copy(self, buf, start, n):
+        """Link play's guest: log the host's line ``buf[start:start + n]`` as it came."""
+        w = self.writer
+        line = w.buf
+        n = min(n, len(line) - 1)
+        for k in range(n):
+            line[k] = buf[start + k]
+        line[n] = 10
+        self._send(w.views[n + 1])
 
     def comment(self, text):
         """``# text`` (diagnostics only: formatting the text allocates)."""

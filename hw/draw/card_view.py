@@ -38,6 +38,7 @@ player matches, the pip and the ink's colour show the suit.
 import displayio
 
 from engine.cards import NO_CARD, is_red, rank, suit
+from engine.compat import const
 from hw.draw import gfx
 
 GLYPH_SCALE_MAX = 2  # the corner ranks' largest scale (what a cover redraws: its cost)
@@ -75,6 +76,9 @@ def card_sheets(card_w, card_h):
 
     return sheets(card_w, card_h)
 
+
+_BACK = const(-2)  # show(): the card's back (no card code); link play's hidden hand
+_BACK_COLOUR = const(0x23408F)
 
 class Shapes:
     """The bitmaps and the layout every card of a screen shares (made once a screen).
@@ -162,15 +166,16 @@ class CardView:
         self.border = gfx.EMPTY
 
     def show(self, card):
-        """Show card code ``card`` (``NO_CARD``: an empty position)."""
+        """Show card code ``card`` (``NO_CARD``: an empty position; -2: the card's back,
+        a card whose face this seat may not see in link play)."""
         if card == self.card:
             return
         was = self.card
         self.card = card
-        if card == NO_CARD:
+        if card == NO_CARD or card == _BACK:
             for tile in self.tiles:
                 tile.hidden = True
-            self.paper[0] = gfx.FELT
+            self.paper[0] = gfx.FELT if card == NO_CARD else _BACK_COLOUR
             return
         value = rank(card)
         for tile in self.ranks:
@@ -184,7 +189,7 @@ class CardView:
         if red != self.red:
             self.red = red
             self.ink[1] = gfx.RED if red else gfx.BLACK
-        if was == NO_CARD:
+        if was == NO_CARD or was == _BACK:
             self.paper[0] = gfx.FACE
             for tile in self.tiles:
                 tile.hidden = False

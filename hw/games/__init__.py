@@ -22,8 +22,10 @@ A kind module provides:
   variation ``i`` of ``VARIATIONS`` (attract mode plays every game's in turn);
 * ``bot(game, seat, level, seed)``: the CPU player (``step(now)`` returns the engine
   argument to press, or -1);
-* ``sheets(width, height)`` and ``view(width, height, glyphs, sheets)``: the card
-  bitmaps (made once while the game is chosen) and the table's view, whose
+* ``sheets(width, height)`` and ``view(width, height, glyphs, sheets[, player])``: the
+  card bitmaps (made once while the game is chosen) and the table's view (``player``:
+  link play's seat the table is drawn from, its player at the bottom and everything
+  upright; left out, -1: the shared screen, the seats facing each other), whose
   ``update(game, now, msg, hints, feedback)`` draws a frame and whose ``group`` is shown;
   its ``cards_layer`` (a ``displayio.Group`` of its cards, inside ``group``) is hidden
   by the app while "Get ready..." shows, so the last game's cards are not under it;

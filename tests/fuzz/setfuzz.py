@@ -79,7 +79,7 @@ def case(rnd):
                                             "builtin", "feather_esp32s3_tft", "nothing", "",
                                             '"pico_ili9341"', "PICO_ILI9341"))
     if rnd.random() < 0.25:
-        env["CSPEED_PIEZO"] = rnd.choice(("GP21", "none", "GP99", "GP3", "", "GP22"))
+        env["CSPEED_PIEZO"] = rnd.choice(("GP28", "none", "GP99", "GP3", "", "GP22"))
     if rnd.random() < 0.25:
         env["CSPEED_FRAM"] = rnd.choice(("none", "GP27,GP26", "GP99,GP98", "GP27", "GP0,GP1",
                                          "GP27,GP27", "GP27,GP26,GP25"))

@@ -45,7 +45,7 @@ menu = None
 from hw.main import build  # noqa: E402
 
 r = Report("vm_aggravation_firmware_alloc")
-profile, app = build(getenv={"CSPEED_PIEZO": "GP21"}.get, seed=99)
+profile, app = build(getenv={"CSPEED_PIEZO": "GP28"}.get, seed=99)
 app.nvm = None  # as vm_speed_firmware_alloc.py: the record's save is measured on its own
 events = app.buttons.events
 state = [START_T]

@@ -65,8 +65,8 @@ class Device:
     """The firmware, and a script that plays its buttons (all methods allocation-free)."""
 
     def __init__(self):
-        # board.DISPLAY picks the "builtin" profile; a piezo on GP21 makes the sounds real.
-        self.profile, self.app = build(getenv={"CSPEED_PIEZO": "GP21"}.get, seed=2024)
+        # board.DISPLAY picks the "builtin" profile; a piezo on GP28 makes the sounds real.
+        self.profile, self.app = build(getenv={"CSPEED_PIEZO": "GP28"}.get, seed=2024)
         self.game = self.app.game
         self.events = self.app.buttons.events
         self.step = self.app.step

@@ -44,7 +44,7 @@ menu = None
 from hw.main import build  # noqa: E402
 
 r = Report("vm_speed_firmware_alloc")
-profile, app = build(getenv={"CSPEED_PIEZO": "GP21"}.get, seed=99)
+profile, app = build(getenv={"CSPEED_PIEZO": "GP28"}.get, seed=99)
 # From here on the record is not written (as in vm_firmware_alloc.py, whose nvm is too
 # small for it): a save between games is a slice assignment, measured on its own by
 # vm_record_alloc.py; the frames here are the firmware's own.

@@ -26,6 +26,7 @@ menu's chosen game in that nvm, as a saved choice would (as ``tools.picosim --ga
 documented example twice replays the same.
 """
 
+import argparse
 import os
 import shutil
 import signal
@@ -33,6 +34,7 @@ import socket
 import sys
 import tempfile
 
+from engine.family_bot import LEVEL_NAMES
 from hw import games
 from tools import cli
 
@@ -44,6 +46,7 @@ SCRIPT_TAIL_MS = 3000  # headless with a script: run on this long after its last
 SIZES = ("320x240", "240x240", "240x135")  # the panels the firmware lays out
 BUTTON_TEST_HOLD_MS = 1500  # --button-test: START held this long from power-on
 NVM_SIZE = 4096  # microcontroller.nvm on a Pico (tools.emulate.nvm.FileNVM's default)
+LINK_PPM_MAX = 10000  # --ppm: crystals differ by tens of ppm; 1 % is far past any board
 
 
 class UsageError(Exception):
@@ -147,7 +150,28 @@ def parse_args(argv):
                         " mode" % BUTTON_TEST_HOLD_MS)
     p.add_argument("--start-ticks", type=cli.whole(0, (1 << 29) - 1), metavar="T",
                    help="first ticks_ms value (default 2**29 - 20000: the wrap comes at 20 s)")
+    p.add_argument("--link", action="store_true",
+                   help="two emulators on one link cable: host A and guest B, each on its link"
+                        " screen (outputs get -A / -B before their extension; docs/EMULATOR.md)")
+    p.add_argument("--ppm", type=cli.Number(float, -LINK_PPM_MAX, LINK_PPM_MAX, "ppm"), metavar="N",
+                   help="--link: the guest's clock runs N ppm fast (negative: slow; default 0)")
+    p.add_argument("--script-b", metavar="FILE", help="--link: the guest's timed key presses"
+                                                      " (--script is the host's)")
+    p.add_argument("--autoplay", choices=LEVEL_NAMES,
+                   help="--link: a CPU player of this level presses each handheld's keys; the"
+                        " host's starts the match; each stops 3 s after it")
+    p.add_argument("--link-end", help=argparse.SUPPRESS)  # a --link child: SEAT:FD:PPM
     args = p.parse_args(argv)
+    if not args.link:
+        for option, value in (("--ppm", args.ppm), ("--script-b", args.script_b),
+                              ("--autoplay", args.autoplay)):
+            if value is not None and args.link_end is None:
+                raise UsageError("%s is for --link (two emulators on one cable)" % option)
+    elif args.demo or args.button_test:
+        raise UsageError("--link cannot be combined with %s"
+                         % ("--demo" if args.demo else "--button-test"))
+    if args.ppm is None:
+        args.ppm = 0.0
     if args.size.lower() not in SIZES:
         raise UsageError("--size must be one of %s (the panels the firmware lays out), not %r"
                          % (", ".join(SIZES), args.size[:20]))
@@ -206,13 +230,15 @@ def _main(argv):
               % ("neither DISPLAY nor WAYLAND_DISPLAY is set" if why == "unset"
                  else "%s does not answer" % _display_names()))
         args.headless = True
-        if not args.script and not args.demo:
+        if not args.script and not args.demo and not args.link and args.link_end is None:
             auto_demo = True
             print("Recording a demo instead: the firmware idles on its title, then its attract\n"
                   "mode plays CPU vs CPU; open the GIF below to watch it. With a display,\n"
                   "`make play` opens a window.")
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
+    if args.link:
+        return _run_link(args)
     demo = args.demo or auto_demo
     if demo and args.headless:
         _demo_outputs(args, PLAY_DIR if auto_demo else DEMO_DIR)
@@ -284,12 +310,22 @@ def _run(args, demo, keep_frames=True):
               " --nvm PATH uses a file)"
               % (", game %s" % games.NAMES[games.index_of(args.game)] if args.game else ""))
 
+    cable = seat = None
+    if args.link_end is not None:
+        cable, seat = _cable(args)
     emu = Emulator(width=args.width, height=args.height, scale=args.scale,
                    virtual=args.headless, seed=args.seed, start=args.start_ticks,
                    nvm_path=nvm, fram_path=args.fram, log_path=args.log, game=args.game,
                    frames_dir=args.frames, until_ms=until, trace_path=args.trace,
-                   hold_start_ms=BUTTON_TEST_HOLD_MS if args.button_test else None)
+                   hold_start_ms=BUTTON_TEST_HOLD_MS if args.button_test else None,
+                   cable=cable, caption=None if cable is None else "California Speed - %s"
+                   % ("A (host)", "B (guest)")[seat])
     emu.add_script(events)
+    if cable is not None:
+        from tools.emulate import link
+
+        link.attach(emu, cable, seat, None if args.autoplay is None
+                    else LEVEL_NAMES.index(args.autoplay), (args.seed or 0) + seat)
     if demo:
         seconds = attract_seconds()
         if seconds:
@@ -349,6 +385,50 @@ def _run(args, demo, keep_frames=True):
     if args.log:
         print("serial log: %s  (tools/replay %s)" % (args.log, args.log))
     return status
+
+
+def _cable(args):
+    """A --link child's end of the cable, from ``--link-end SEAT:FD:PPM``."""
+    from tools.emulate.link import Cable
+
+    try:
+        seat, fd, ppm = args.link_end.split(":")
+        seat, fd, ppm = int(seat), int(fd), float(ppm)
+        if seat not in (0, 1):
+            raise ValueError
+        sock = socket.socket(fileno=fd)
+    except (ValueError, OSError):
+        raise UsageError("--link-end is set by --link (SEAT:FD:PPM), not %r"
+                         % args.link_end[:40]) from None
+    return Cable(sock, seat, ppm, virtual=args.headless), seat
+
+
+def _run_link(args):
+    """--link: check everything both emulators would, then run them on one cable."""
+    from tools.emulate import link
+    from tools.emulate import script as scripts
+
+    last = 0
+    for option, path in (("--script", args.script), ("--script-b", args.script_b)):
+        if path:
+            try:
+                events = scripts.load(path)
+            except (OSError, scripts.ScriptError) as err:
+                raise UsageError(str(err)) from None
+            if events:
+                last = max(last, events[-1][0] + SCRIPT_TAIL_MS)
+    if args.until is None and args.headless:
+        args.until = DEMO_LIMIT_MS if args.autoplay else (last or HEADLESS_DEFAULT_MS)
+    for seat in (0, 1):
+        each = argparse.Namespace(**vars(args))
+        for name in ("log", "trace", "gif", "screenshot", "window_shot", "nvm", "fram"):
+            setattr(each, name, link.seat_path(getattr(args, name), seat))
+        if args.frames:
+            each.frames = os.path.join(args.frames, link.SEATS[seat])
+        check_outputs(each)
+    print("link: host A and guest B on one cable (115200 baud%s), each on its link screen"
+          % (", the guest's clock %+g ppm" % args.ppm if args.ppm else ""), flush=True)
+    return link.run_pair(args)
 
 
 def _port_lines(pty, headless, log):

@@ -72,7 +72,8 @@ class Emulator:
 
     def __init__(self, *, width=320, height=240, scale=2, virtual=False, seed=None,
                  start=None, nvm_path=None, fram_path=None, log_path=None, frames_dir=None,
-                 until_ms=None, trace_path=None, hold_start_ms=None, game=None):
+                 until_ms=None, trace_path=None, hold_start_ms=None, game=None, cable=None,
+                 caption=None):
         with contextlib.redirect_stdout(io.StringIO()):  # Blinka's "GENERIC_X86" notice
             from tools import cpstubs
             from tools.emulate.display import EmuDisplay
@@ -88,7 +89,7 @@ class Emulator:
         self._supervisor = sys.modules["supervisor"]  # the stand-in whose clock we move
         displayio.release_displays()  # one display at a time (a previous session's)
         # A window shows the key legend under the panel; headless, nobody sees it.
-        self.display = EmuDisplay(width, height, scale, caption=TITLE,
+        self.display = EmuDisplay(width, height, scale, caption=caption or TITLE,
                                   legend=() if virtual else legend_lines())
         self.board.configure(BOARD_ID, display=self.display)
 
@@ -119,6 +120,14 @@ class Emulator:
 
         start = clocks.default_start() if start is None else start
         self.clock = clocks.VirtualClock(start) if virtual else clocks.RealClock(start)
+        self.cable = cable  # tools.emulate.link.Cable: the link cable's UART (--link)
+        self.step_ms = VIRTUAL_STEP_MS
+        if cable is not None:  # the cable's clock: skewed, and in step with the other end
+            from tools.emulate.link import LinkClock
+
+            self.clock = LinkClock(cable, start)
+            self.step_ms = 1  # a board's loop comes round in a few ms, not 10
+            sys.modules["busio"].UART = cable.uart_class()
         self.seed = seed
         self.until_ms = until_ms
         self.frames_dir = frames_dir
@@ -251,6 +260,11 @@ class Emulator:
         displayio.release_displays()
         sys.modules["usb_cdc"].data, sys.modules["microcontroller"].nvm = self._stand_ins
         sys.modules["busio"].detach_all()
+        if self.cable is not None:
+            busio = sys.modules["busio"]
+            if hasattr(busio, "UART"):
+                del busio.UART  # the stand-in has none (no Link on a plain emulator)
+            self.cable.close()
         self.board.configure("raspberry_pi_pico")  # cpstubs' default board, no display
         self.port.close()
         if self.log_file is not None:
@@ -324,7 +338,7 @@ class Emulator:
         if self.until_ms is not None and elapsed >= self.until_ms:
             raise Stop
         if clock.virtual:
-            target = elapsed + VIRTUAL_STEP_MS
+            target = elapsed + self.step_ms
             if self._due:
                 target = min(target, max(self._due[0][0], elapsed))
             if self.until_ms is not None:

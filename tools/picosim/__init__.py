@@ -4,8 +4,9 @@
 
 * :mod:`.drive` and :mod:`.fat`: the CIRCUITPY drive (this repo's firmware, the
   Adafruit libraries it imports, ``settings.toml``) as a FAT12 image;
-* ``pico.mjs``: Node glue on ``rp2040js`` (bootrom, UF2, GPIO buttons, the
-  ILI9341 SPI decoder, a USB host serving both CDC ports);
+* ``pico.mjs``: Node glue on ``rp2040js`` running one chip; ``chip.mjs``: the chip
+  and its board (bootrom, UF2, GPIO buttons, the ILI9341 SPI decoder, a USB host
+  serving both CDC ports), shared with ``link.mjs``;
 * :mod:`.run`: one run (job file in, JSON lines out) as a :class:`.run.Result`;
 * :mod:`.analyze`: console checks, ``diag`` lines, press-to-pixel latency;
 * :mod:`.mirror`: the same session played in ``tools/emulate`` for comparison;
@@ -22,7 +23,10 @@
   ``fram_probe_code.py`` checks it through ``busio.I2C`` alone;
 * :mod:`.framcut`: power cuts at every byte of a record save to the FRAM, each cut
   image loaded on the Pico in one boot, a few with the whole firmware
-  (``fram_save_code.py``, ``fram_load_code.py``, ``nvm_check_code.py``).
+  (``fram_save_code.py``, ``fram_load_code.py``, ``nvm_check_code.py``);
+* :mod:`.link` (``link.mjs``, ``uart.mjs``): two chips on one UART cable, each on its
+  own clock, bytes timed at the baud rate, faults on the wire (docs/LINK.md);
+  :mod:`.linkbench`: hw.link's figures on the pair; ``device/``: their programs.
 
 Implementation Notes
 --------------------

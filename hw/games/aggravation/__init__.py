@@ -79,11 +79,11 @@ def sheets(width, height):
     return made
 
 
-def view(width, height, glyphs, sheets):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games import forget
     from hw.games.aggravation.table import AggravationView
 
-    made = AggravationView(width, height, glyphs, sheets)
+    made = AggravationView(width, height, glyphs, sheets, player)
     forget("hw.games.aggravation.scene")  # the scene's builder: no heap during play
     return made
 

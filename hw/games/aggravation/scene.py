@@ -69,9 +69,10 @@ def build(view, width, height, glyphs, cards):
 
     ink = gfx.palette(SELECTED, gfx.WHITE)  # the line labels: a button's number
     view.labels = []  # seat A's lines 0-3, then B's
+    player = view.player  # link play: the seat seen from (-1: both, facing each other)
     for seat in range(2):
         for line in range(4):
-            label = _field(group, glyphs, 1, ink, 0, 0, seat == 1)
+            label = _field(group, glyphs, 1, ink, 0, 0, seat == 1 and player < 0)
             label[0] = 49 + line - gfx.FIRST_CHAR  # "1" ...
             label.hidden = True
             view.labels.append(label)
@@ -89,9 +90,10 @@ def build(view, width, height, glyphs, cards):
     left_w = LEFT_WIDTH * gw
     score_w = SCORE_WIDTH * gw
     for seat in range(2):
-        turned = seat == 1
-        y = (height - strip // 2 if seat == 0 else strip // 2) - gfx.GLYPH_H // 2
-        if seat == 0:
+        turned = seat == 1 and player < 0
+        bottom = seat == 0 if player < 0 else seat == player
+        y = (height - strip // 2 if bottom else strip // 2) - gfx.GLYPH_H // 2
+        if not turned:
             left_x = margin
             score_x = width - margin - score_w
             mid = (margin + left_w + score_x) // 2

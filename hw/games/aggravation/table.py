@@ -1,7 +1,9 @@
 """Aggravation's screen: two rows that grow from their owners' edges, in lines of four.
 
 Seat A sits at the bottom edge, seat B at the top edge; all of B's text is upside
-down. Each row is drawn in *lines* of four stacks from its owner's left, line 0 at
+down. Link play (``hw.app.linked``) draws the table from one seat (``player`` 0 or 1):
+that seat's row and strip at the bottom, the table turned half a turn for seat B, and
+every text upright (each card keeps its two indices: one reads upright from here). Each row is drawn in *lines* of four stacks from its owner's left, line 0 at
 its owner's edge: stack ``k`` is in column ``k % 4`` (from the owner's left: B's
 left is the screen's right), line ``k // 4`` -- the pad's buttons
 (``hw.games.aggravation.keys``) press the same columns. From top to bottom::
@@ -114,18 +116,20 @@ _SHARE = const(3)
 _LABELS = const((b"Pack ", b"Out! ", b"Call ", b"Share "))
 
 
-def stack_x(geo, pos):
-    """The x of stack ``pos``'s card (B's row mirrored: its left is the screen's right)."""
+def stack_x(geo, pos, player=-1):
+    """The x of stack ``pos``'s card (B's row mirrored: its left is the screen's right;
+    seen from B, ``player`` 1, the whole table turned half a turn)."""
     column = (pos % _ROWS) % 4
-    if pos >= _ROWS:
+    if (pos >= _ROWS) != (player == 1):
         column = 3 - column
     return column * geo["cell"] + (geo["cell"] - geo["card_w"]) // 2
 
 
-def stack_y(geo, pos):
-    """The y of stack ``pos``'s card (each row's line 0 at its owner's edge)."""
+def stack_y(geo, pos, player=-1):
+    """The y of stack ``pos``'s card (each row's line 0 at its owner's edge; the
+    player's row at the bottom)."""
     line = (pos % _ROWS) // 4
-    slot = line if pos >= _ROWS else LINES - 1 - line
+    slot = line if (pos >= _ROWS) != (player == 1) else LINES - 1 - line
     return geo["top"] + slot * geo["pitch"]
 
 
@@ -137,11 +141,14 @@ def shown_text(field):
 class AggravationView:
     """The Aggravation scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, cards):
+    def __init__(self, width, height, glyphs, cards, player=-1):
         """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: the sheets of
-        ``hw.games.aggravation.scene.card_sheets``, which builds the scene."""
+        ``hw.games.aggravation.scene.card_sheets``, which builds the scene; ``player``:
+        the seat the table is seen from (link play: its row and strip at the bottom,
+        every text upright; -1: both, facing each other)."""
         from hw.games.aggravation.scene import build
 
+        self.player = player
         build(self, width, height, glyphs, cards)
         self.pos = bytearray(b"\xff" * _SLOTS)  # the stack each card shows (255: none)
         self.faces = bytearray(b"\xff" * _SLOTS)  # the card code each shows
@@ -246,8 +253,8 @@ class AggravationView:
                     for k in range(TILES * v, TILES * v + TILES):
                         tiles[k].hidden = True
                     continue
-                x = stack_x(geo, pos)
-                y = stack_y(geo, pos)
+                x = stack_x(geo, pos, self.player)
+                y = stack_y(geo, pos, self.player)
                 for k in range(TILES):
                     tile = tiles[TILES * v + k]
                     tile.x = x + self.dx[k]
@@ -284,7 +291,11 @@ class AggravationView:
         if lines != self.lines:  # the thin line between the rows, where they meet
             self.lines = lines
             # B's lines fill slots 0.. from the top, A's slots ..4 from the bottom
-            meet = (row_b + 3) // 4 + LINES - (row_a + 3) // 4
+            # (seen from B, the other way round)
+            if self.player == 1:
+                meet = (row_a + 3) // 4 + LINES - (row_b + 3) // 4
+            else:
+                meet = (row_b + 3) // 4 + LINES - (row_a + 3) // 4
             self.between.y = geo["top"] + meet * geo["pitch"] // 2 - (geo["gap"] + 1) // 2
         return busy
 
@@ -322,9 +333,12 @@ class AggravationView:
                     label.hidden = True
                     continue
                 pos = owner * _ROWS + k
-                shift = (4 if seat == 0 else -4) if both else 0  # both on one column
-                label.x = stack_x(geo, pos) + (geo["card_w"] - gfx.GLYPH_W) // 2 + shift
-                label.y = stack_y(geo, pos) + (geo["card_h"] - gfx.GLYPH_H) // 2
+                # both on one column: the bottom seat's label right of the other's
+                shift = (4 if seat == (0 if self.player < 0 else self.player) else -4) \
+                    if both else 0
+                label.x = stack_x(geo, pos, self.player) + (geo["card_w"] - gfx.GLYPH_W) // 2 \
+                    + shift
+                label.y = stack_y(geo, pos, self.player) + (geo["card_h"] - gfx.GLYPH_H) // 2
                 label.hidden = False
 
     def _left(self, game, seat, now):

@@ -49,10 +49,10 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-def view(width, height, glyphs, sheets):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games.grid.table import TableView
 
-    return TableView(width, height, glyphs, sheets)
+    return TableView(width, height, glyphs, sheets, player)
 
 
 def target(game, seat, button):

@@ -32,6 +32,11 @@ pixel passes through):
   cells that differ, and never in the frame that redraws cards: a game's last cover
   is drawn first, its result message one frame (a millisecond or two) later.
 
+Link play (``hw.app.linked``) draws the table from one seat (``player`` 0 or 1): that
+seat's row and strip at the bottom, the other's at the top, the whole table turned
+for seat B (its row 4 5 6 7 from the left), and everything upright; ``player`` -1 is
+the shared screen above.
+
 The scene is built when the table is shown (``hw.app`` builds one screen at a time)
 and :meth:`TableView.update` reads the engine's views and touches only what changed
 since the last frame: steady-state frames allocate nothing. Border colours: orange
@@ -105,10 +110,12 @@ def card_sheets(width, height):
 class TableView:
     """The game scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, cards):
+    def __init__(self, width, height, glyphs, cards, player=-1):
         """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets` for
-        this screen (made once by the caller and kept: they do not change)."""
+        this screen (made once by the caller and kept: they do not change); ``player``:
+        the seat the table is seen from (-1: both, facing each other)."""
         geo = table_layout(width, height)
+        self.player = player
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -125,8 +132,11 @@ class TableView:
         self.group.append(self.cards_layer)
         self.cards = []
         for pos, (x, y) in enumerate(card_places(geo)):
+            if player == 1:  # seen from B: the table turned half a turn
+                x = width - x - geo["card_w"]
+                y = height - y - geo["card_h"]
             card = CardView(shapes, x, y, geo["card_w"], geo["card_h"], geo["scale"],
-                            flipped=pos >= 4)
+                            flipped=pos >= 4 and player < 0)
             self.cards.append(card)
             self.cards_layer.append(card.group)
 
@@ -141,11 +151,12 @@ class TableView:
         quarter = geo["middle"] // 4
         cell = gfx.GLYPH_W * ts
         for seat in range(2):
-            flip = seat == 1
-            y = height - strip // 2 if seat == 0 else strip // 2
-            left = margin if seat == 0 else width - margin  # the reader's left
-            right = width - margin if seat == 0 else margin
-            lock_x = left + LOCKED_AT * cell if seat == 0 else left - LOCKED_AT * cell
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player  # at the bottom edge
+            y = height - strip // 2 if near else strip // 2
+            left = margin if not flip else width - margin  # the reader's left
+            right = width - margin if not flip else margin
+            lock_x = left + LOCKED_AT * cell if not flip else left - LOCKED_AT * cell
             pack = Text(glyphs, len(PACK_TEXT) + 1, gfx.TEXT, ts, flip, (0.0, 0.5), (left, y),
                         LEFT, gfx.PANEL)
             pack.set(PACK_TEXT)
@@ -156,7 +167,7 @@ class TableView:
             lock.set(LOCKED_TEXT)
             lock.hidden = True
             message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ms, flip, (0.5, 0.5),
-                           (width // 2, mid + quarter if seat == 0 else mid - quarter),
+                           (width // 2, mid + quarter if near else mid - quarter),
                            background=gfx.FELT)
             for text in (pack, won, lock, message):
                 self.group.append(text.group)

@@ -87,10 +87,10 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-def view(width, height, glyphs, sheets):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games.row.table import RowView
 
-    return RowView(width, height, glyphs, sheets)
+    return RowView(width, height, glyphs, sheets, player)
 
 
 def target(game, seat, button):

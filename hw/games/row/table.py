@@ -11,7 +11,9 @@ are drawn upside down. From top to bottom::
     A's strip   (A's pack count, LOCKED, the score "A 1 - 0 B  first to 2")
 
 So every card on the table reads the right way up from both seats, as the 2x4
-game's rows do. The row holds 3, 4 or 6 piles (``game.piles``): the view keeps six
+game's rows do. Link play (``hw.app.linked``) draws it from one seat (``player`` 0 or
+1): that seat's band and strip at the bottom, the row from its own left, both halves
+of each pile and every text upright. The row holds 3, 4 or 6 piles (``game.piles``): the view keeps six
 pile places, at the six-pile width, and spreads the ones in use evenly across the
 screen when the pile count changes (a match of another variation), hiding the rest.
 
@@ -106,9 +108,11 @@ def card_sheets(width, height):
 class RowView:
     """The row game's scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, cards):
-        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets`."""
+    def __init__(self, width, height, glyphs, cards, player=-1):
+        """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``cards``: :func:`card_sheets`;
+        ``player``: link play's seat, the one the table is seen from (-1: both, facing each other)."""
         geo = row_layout(width, height)
+        self.player = player
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -131,8 +135,10 @@ class RowView:
         self.piles_b = []  # by pile (B's half: turned)
         for pile in range(MAX_PILES):
             for seat, halves in ((1, self.piles_b), (0, self.piles_a)):
-                y = mid - half if seat == 1 else mid
-                card = CardView(shapes, 0, y, geo["pile_w"], half, scale, flipped=seat == 1)
+                near = seat == 0 if player < 0 else seat == player
+                y = mid if near else mid - half
+                card = CardView(shapes, 0, y, geo["pile_w"], half, scale,
+                                flipped=seat == 1 and player < 0)
                 halves.append(card)
                 self.cards_layer.append(card.group)
 
@@ -145,16 +151,17 @@ class RowView:
         self.messages = []
         ms = 1
         for seat in range(2):
-            flip = seat == 1
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player  # at the bottom edge
             inset = (band - ah) // 2
-            top = height - strip - band + inset if seat == 0 else strip + inset
-            x = margin if seat == 0 else width - margin - aw
+            top = height - strip - band + inset if near else strip + inset
+            x = margin if not flip else width - margin - aw
             card = CardView(active_shapes, x, top, aw, ah, scale, flipped=flip)
             self.actives.append(card)
             self.cards_layer.append(card.group)
             # The message line: beside the active card, centred in the rest of the band.
             rest_x = margin + aw + (width - margin - aw) // 2
-            mx = rest_x if seat == 0 else width - rest_x
+            mx = rest_x if not flip else width - rest_x
             message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ms, flip, (0.5, 0.5),
                            (mx, top + ah // 2), background=gfx.FELT)
             self.messages.append(message)
@@ -165,17 +172,18 @@ class RowView:
         self.won_text = []
         self.lock_text = []
         for seat in range(2):
-            flip = seat == 1
-            y = height - strip // 2 if seat == 0 else strip // 2
-            left = margin if seat == 0 else width - margin  # the reader's left
-            right = width - margin if seat == 0 else margin
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player
+            y = height - strip // 2 if near else strip // 2
+            left = margin if not flip else width - margin  # the reader's left
+            right = width - margin if not flip else margin
             pack = Text(glyphs, len(PACK_TEXT) + 1, gfx.TEXT, ts, flip, (0.0, 0.5), (left, y),
                         LEFT, gfx.PANEL)
             pack.set(PACK_TEXT)
             won = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
                        gfx.PANEL)
             cell = gfx.GLYPH_W * ts
-            lock_x = left + LOCKED_AT * cell if seat == 0 else left - LOCKED_AT * cell
+            lock_x = left + LOCKED_AT * cell if not flip else left - LOCKED_AT * cell
             lock = Text(glyphs, len(LOCKED_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5),
                         (lock_x, y), background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
@@ -204,12 +212,16 @@ class RowView:
     def _lay_out(self, piles):
         """Place ``piles`` piles evenly across the screen; hide the others (set-up)."""
         self.piles = piles
-        xs = pile_xs(self.geometry, piles)
+        geo = self.geometry
+        xs = pile_xs(geo, piles)
         for pile in range(MAX_PILES):
             for card in (self.piles_a[pile], self.piles_b[pile]):
                 if pile < piles:
-                    card.group.x = xs[pile]
-                    card.x = xs[pile]
+                    x = xs[pile]
+                    if self.player == 1:  # B's left is pile n-1's side
+                        x = geo["width"] - x - geo["pile_w"]
+                    card.group.x = x
+                    card.x = x
                 card.group.hidden = pile >= piles
 
     def set_message(self, msg, lines=None):

@@ -72,10 +72,10 @@ def sheets(width, height):
     return card_sheets(width, height)
 
 
-def view(width, height, glyphs, sheets):
+def view(width, height, glyphs, sheets, player=-1):
     from hw.games.speed.table import SpeedView
 
-    return SpeedView(width, height, glyphs, sheets)
+    return SpeedView(width, height, glyphs, sheets, player)
 
 
 def target(game, seat, button):

@@ -32,6 +32,11 @@ and all of B's text are drawn upside down. From top to bottom::
   down!", "Locked: wait"). The score reads "1/2 wins" (games won of the games the
   match needs) or "12/50 pts" in a points match.
 
+Link play (``hw.app.linked``) draws the table from one seat (``player`` 0 or 1): that
+seat's hand and strip at the bottom, the table turned for seat B, every card and text
+upright, and the opponent's hand as card backs (RULES-SPEED.md: a hand is its
+owner's to see), their number the count of cards in it.
+
 Drawing design as in ``hw.games.grid.table`` (``hw.draw.card_view.CardView`` per card, ``hw.draw.text``
 glyph tiles for text, one layer per pixel): :meth:`SpeedView.update` reads the
 engine's views and touches only what changed, so a frame allocates nothing; cards are
@@ -56,7 +61,9 @@ from engine.family import PLAY, WHY_DEADLOCK
 from engine.ticks import ticks_add, ticks_diff
 from hw.draw import gfx
 from hw import messages
-from hw.draw.card_view import GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale
+from hw.draw.card_view import (
+    GLYPH_SCALE_MAX, CardView, Shapes, card_glyphs_h, suit_scale,
+)
 from hw.draw.text import LEFT, RIGHT, Text
 
 _SLOTS = 5
@@ -89,6 +96,7 @@ MESSAGE_WIDTH = 19  # the longest message
 
 _DRAW_TEXT = const(b"Draw 15")  # the draw pile's count is written at _DRAW_AT
 _DRAW_AT = const(5)
+_BACK = const(-2)  # CardView.show: the card's back
 SCORE_WIDTH = 11  # "1/2 wins" or "12/100 pts", at the reader's right
 WINS_UNIT = b" wins"
 POINTS_UNIT = b" pts"
@@ -166,10 +174,11 @@ def card_sheets(width, height):
 class SpeedView:
     """The Speed scene for a ``width x height`` display; ``group`` is its root."""
 
-    def __init__(self, width, height, glyphs, sheets):
+    def __init__(self, width, height, glyphs, sheets, player=-1):
         """``glyphs``: ``hw.draw.gfx.glyph_sheet()``; ``sheets``: :func:`card_sheets` (made once
-        and kept)."""
+        and kept); ``player``: link play's seat, the one the table is seen from (-1: both, facing)."""
         geo = speed_layout(width, height)
+        self.player = player
         self.geometry = geo
         self.group = displayio.Group()
         background, _ = gfx.panel(0, 0, width, height, gfx.FELT)
@@ -184,14 +193,21 @@ class SpeedView:
         self.cards_layer = displayio.Group()  # hidden by hw.app while "Get ready..." shows
         self.group.append(self.cards_layer)
         self.hand = []
+        turned = player == 1  # seen from B: the table turned half a turn
         for k, (x, y) in enumerate(hand_places(geo)):
+            if turned:
+                x = width - x - geo["hand_w"]
+                y = height - y - geo["hand_h"]
             card = CardView(hand_shapes, x, y, geo["hand_w"], geo["hand_h"], geo["hand_scale"],
-                            flipped=k >= _SLOTS, one_index=True)  # a hand is its owner's
+                            flipped=k >= _SLOTS and player < 0, one_index=True)
             self.hand.append(card)
             self.cards_layer.append(card.group)
         pile_shapes = Shapes(geo["pile_w"], geo["pile_h"], sheets[2], sheets[3])
         self.piles = []
         for x, y in pile_places(geo):
+            if turned:
+                x = width - x - geo["pile_w"]
+                y = height - y - geo["pile_h"]
             card = CardView(pile_shapes, x, y, geo["pile_w"], geo["pile_h"], geo["pile_scale"],
                             flipped=False)
             self.piles.append(card)
@@ -204,12 +220,15 @@ class SpeedView:
         (x0, _), (x1, _) = pile_places(geo)
         side_x = (x0 // 2, (x1 + geo["pile_w"] + width) // 2)  # centres of the side areas
         self.side_text = []  # [pile 0 for A, pile 0 for B, pile 1 for A, pile 1 for B]
+        if turned:
+            side_x = (width - side_x[0], width - side_x[1])
         for pile in range(2):
             for seat in range(2):
-                y = mid_y + quarter if seat == 0 else mid_y - quarter
-                side = Text(glyphs, len(_SIDE_TEXT), gfx.DIM, ts, seat == 1, (0.5, 0.5),
-                            (side_x[pile], y), LEFT, gfx.FELT)
+                y = mid_y + quarter if seat == 0 or player >= 0 else mid_y - quarter
+                side = Text(glyphs, len(_SIDE_TEXT), gfx.DIM, ts, seat == 1 and player < 0,
+                            (0.5, 0.5), (side_x[pile], y), LEFT, gfx.FELT)
                 side.set(_SIDE_TEXT)
+                side.hidden = player >= 0 and seat != player  # one copy, upright
                 self.group.append(side.group)
                 self.side_text.append(side)
         # the message: centred between the draw count and the score (A's side; B's mirrored)
@@ -219,17 +238,18 @@ class SpeedView:
         self.lock_text = []
         self.messages = []
         for seat in range(2):
-            flip = seat == 1
-            y = height - strip // 2 if seat == 0 else strip // 2
-            left = margin if seat == 0 else width - margin  # the reader's left
-            right = width - margin if seat == 0 else margin
+            flip = seat == 1 and player < 0
+            near = seat == 0 if player < 0 else seat == player  # at the bottom edge
+            y = height - strip // 2 if near else strip // 2
+            left = margin if not flip else width - margin  # the reader's left
+            right = width - margin if not flip else margin
             draw = Text(glyphs, len(_DRAW_TEXT), gfx.TEXT, ts, flip, (0.0, 0.5), (left, y), LEFT,
                         gfx.PANEL)
             draw.set(_DRAW_TEXT)
             score = Text(glyphs, SCORE_WIDTH, gfx.DIM, ts, flip, (1.0, 0.5), (right, y), RIGHT,
                          gfx.PANEL)
             message = Text(glyphs, MESSAGE_WIDTH, gfx.GOLD, ts, flip, (0.5, 0.5),
-                           (middle if seat == 0 else width - middle, y), background=gfx.PANEL)
+                           (middle if not flip else width - middle, y), background=gfx.PANEL)
             lock = Text(glyphs, len(_DRAW_TEXT), gfx.GOLD, ts, flip, (0.0, 0.5), (left, y),
                         background=gfx.LOCKED)
             lock.set(LOCKED_TEXT)
@@ -322,15 +342,21 @@ class SpeedView:
         in_play = game.phase == PLAY
         hands = game.hands
         controls = game.controls
+        player = self.player
         for seat in range(2):
-            legal = game.legal[seat] if in_play and hints else 0
+            hidden = player >= 0 and seat != player  # the opponent's hand: backs only
+            legal = game.legal[seat] if in_play and hints and not hidden else 0
             legal |= legal >> _SLOTS  # bit slot: fits a pile
-            picked = controls.selection(game, seat)
+            picked = -1 if hidden else controls.selection(game, seat)
             locked = (locked_now >> seat) & 1
             for slot in range(_SLOTS):
                 card = hands[seat * _SLOTS + slot]
                 view = self.hand[seat * _SLOTS + slot]
-                if card != view.card:
+                if hidden and card != NO_CARD:
+                    if view.card != _BACK:
+                        view.show(_BACK)
+                        busy = True
+                elif card != view.card:
                     view.show(card)
                     busy = True
                 if card == NO_CARD:

@@ -1,0 +1,233 @@
+"""Link frames on the wire: byte-stuffed, CRC-16 checked, decoded one byte at a time.
+
+A frame is ``START``, then -- each byte that equals ``START`` or ``ESC`` sent as ``ESC``
+and the byte XOR ``0x20`` -- the header ``seat type seq ack length``, ``length``
+payload bytes and the CRC-16 of header and payload (big-endian). ``seat`` is the
+sender's seat in the high nibble and the addressee's in the low one (``NO_SEAT``:
+none yet / everyone). ``seq`` numbers a reliable frame (type with the ``RELIABLE``
+bit); in any other frame it is the sender's next reliable number. ``ack`` is the next
+reliable number the sender expects from the addressee. docs/LINK.md has the types and
+their payloads.
+
+:func:`encode` writes a whole frame into a caller's buffer; :class:`Decoder` takes
+bytes a buffer at a time (:meth:`Decoder.scan`: one loop, as a call per byte would cost
+the device more than the decoding) and stops when a whole, valid frame is in its buffer. A receiver
+resynchronises at the next ``START`` whatever came before it: a frame cut short,
+damaged or of an unknown type or length is dropped and counted.
+
+Implementation Notes
+--------------------
+
+CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF; ``crc16(b"123456789") ==
+0x29B1``), a nibble at a time from a 16-entry table, every intermediate a small int. It detects every error of up to 3 bits and every burst of up to 16
+bits in a frame; a frame damaged otherwise passes with odds of about 1 in 65536, and
+the decoder's checks of type and length (a fixed length per type) cut those further.
+Nothing here allocates after construction.
+"""
+
+from array import array
+
+from engine.compat import const
+
+START = const(0x7E)
+ESC = const(0x7D)
+_FLIP = const(0x20)
+
+# Frame types. RELIABLE ones are numbered, acknowledged and resent until acknowledged.
+RELIABLE = const(0x40)
+HELLO = const(0x01)  # role, version, nonce (2): "here I am", while not linked
+ASSIGN = const(0x02)  # seat, guest nonce (2), host nonce (2): the host gives a seat
+ACK = const(0x03)  # nothing: the header's ack field says it (also a heartbeat)
+NACK = const(0x04)  # nothing: "resend from the header's ack field"
+SYNC_REQ = const(0x05)  # t1 (4), 8 zero bytes: as long as the reply, so both take as long
+SYNC_REP = const(0x06)  # t1, t2, t3 (4 each)
+WATERMARK = const(0x07)  # t (4): every press stamped up to t was sent before this frame
+LOG = const(0x41)  # a CSLOG 1 line without its newline (host -> guests)
+PRESS = const(0x42)  # t (4), key, arg: a guest's press on its own clock
+
+HOST = const(0)  # the host's seat; guests get 1..4
+NO_SEAT = const(0x0F)
+VERSION = const(1)
+
+HEADER = const(5)  # seat, type, seq, ack, length
+MAX_PAYLOAD = const(200)  # a CSLOG line (the longest, a deck, is 160 bytes)
+_BODY_MAX = const(207)  # HEADER + MAX_PAYLOAD + 2 (CRC)
+FRAME_MAX = const(415)  # START + every body byte escaped
+
+# CRC-16/CCITT-FALSE, a table entry per nibble (32 bytes of data; the 256-entry byte
+# table took 592 B of heap for 10 us less per byte on the device: docs/LINK.md).
+_CRC = array("H", bytes(32))
+for _i in range(16):
+    _c = _i << 12
+    for _ in range(4):
+        _c = ((_c << 1) ^ 0x1021 if _c & 0x8000 else _c << 1) & 0xFFFF
+    _CRC[_i] = _c
+del _i, _c
+
+_HDR = bytearray(HEADER)  # encode's header, before stuffing
+
+
+def encode(out, seat, kind, seq, ack, payload, n, start=0):
+    """Write a frame into ``out`` (``FRAME_MAX`` bytes hold any); return its length.
+
+    ``payload[start:start + n]`` is the payload (``payload`` may be None when ``n`` is 0).
+    """
+    hdr = _HDR
+    hdr[0] = seat
+    hdr[1] = kind
+    hdr[2] = seq
+    hdr[3] = ack
+    hdr[4] = n
+    table = _CRC
+    crc = 0xFFFF
+    out[0] = START
+    j = 1
+    for k in range(HEADER):
+        b = hdr[k]
+        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
+        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
+        if b == START or b == ESC:
+            out[j] = ESC
+            b ^= _FLIP
+            j += 1
+        out[j] = b
+        j += 1
+    for k in range(start, start + n):
+        b = payload[k]
+        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
+        crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
+        if b == START or b == ESC:
+            out[j] = ESC
+            b ^= _FLIP
+            j += 1
+        out[j] = b
+        j += 1
+    hdr[0] = crc >> 8
+    hdr[1] = crc & 0xFF
+    for k in range(2):
+        b = hdr[k]
+        if b == START or b == ESC:
+            out[j] = ESC
+            b ^= _FLIP
+            j += 1
+        out[j] = b
+        j += 1
+    return j
+
+
+def put_u32(buf, i, v):
+    """Write ``v`` (0 <= v < 2**30) big-endian at ``buf[i:i+4]``."""
+    buf[i] = (v >> 24) & 0xFF
+    buf[i + 1] = (v >> 16) & 0xFF
+    buf[i + 2] = (v >> 8) & 0xFF
+    buf[i + 3] = v & 0xFF
+
+
+def get_u32(buf, i):
+    """Read a big-endian value below 2**30 from ``buf[i:i+4]`` (the top 2 bits are dropped)."""
+    return ((buf[i] & 0x3F) << 24) | (buf[i + 1] << 16) | (buf[i + 2] << 8) | buf[i + 3]
+
+
+class Decoder:
+    """Bytes in; :meth:`scan` stops after each valid frame.
+
+    The frame is then in ``buf``: header fields as attributes (``seat``, ``kind``,
+    ``seq``, ``ack``, ``length``), the payload at ``buf[HEADER:HEADER + length]``,
+    valid until the next scan. Counters: ``frames``, ``bad_crc``, ``bad_header``
+    (unknown type or a length it cannot have), ``cut`` (a frame interrupted by a
+    ``START``), ``bad_escape``, ``noise`` (bytes outside any frame).
+    """
+
+    def __init__(self, buf=None):
+        self.buf = buf if buf is not None else bytearray(_BODY_MAX)
+        self.n = -1  # body bytes of the frame so far; -1: waiting for a START
+        self.need = _BODY_MAX
+        self.escaped = False
+        self.crc = 0xFFFF
+        self.seat = self.kind = self.seq = self.ack = self.length = 0
+        self.frames = self.bad_crc = self.bad_header = self.cut = 0
+        self.bad_escape = self.noise = 0
+
+    def scan(self, src, i, end):
+        """Decode ``src[i:end]`` up to the end of the next valid frame.
+
+        Returns the index after that frame's last byte, or -1 when every byte was taken
+        without completing one.
+        """
+        buf = self.buf
+        table = _CRC
+        n = self.n
+        need = self.need
+        crc = self.crc
+        escaped = self.escaped
+        while i < end:
+            b = src[i]
+            i += 1
+            if b == START:
+                if n > 0:
+                    self.cut += 1
+                n = 0
+                need = _BODY_MAX
+                escaped = False
+                crc = 0xFFFF
+                continue
+            if n < 0:
+                self.noise += 1
+                continue
+            if b == ESC:
+                escaped = True
+                continue
+            if escaped:
+                escaped = False
+                if b != 0x5E and b != 0x5D:  # only START and ESC are ever escaped
+                    self.bad_escape += 1
+                    n = -1
+                    continue
+                b ^= _FLIP
+            buf[n] = b
+            n += 1
+            if n <= need - 2:
+                crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
+                crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
+                if n == HEADER:  # a known type, with a length it may have?
+                    kind = buf[1]
+                    size = buf[4]
+                    if kind == LOG:
+                        ok = 0 < size <= MAX_PAYLOAD
+                    elif kind == ACK or kind == NACK:
+                        ok = size == 0
+                    elif kind == SYNC_REQ or kind == SYNC_REP:
+                        ok = size == 12
+                    elif kind == WATERMARK or kind == HELLO:
+                        ok = size == 4
+                    elif kind == PRESS:
+                        ok = size == 6
+                    else:
+                        ok = kind == ASSIGN and size == 5
+                    if not ok:
+                        self.bad_header += 1
+                        n = -1
+                        continue
+                    need = HEADER + size + 2
+                continue
+            if n < need:
+                continue
+            n = -1
+            if crc != (buf[need - 2] << 8) | buf[need - 1]:
+                self.bad_crc += 1
+                continue
+            self.n = -1
+            self.escaped = False
+            self.seat = buf[0]
+            self.kind = buf[1]
+            self.seq = buf[2]
+            self.ack = buf[3]
+            self.length = buf[4]
+            self.frames += 1
+            return i
+        self.n = n
+        self.need = need
+        self.crc = crc
+        self.escaped = escaped
+        return -1
+

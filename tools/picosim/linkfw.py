@@ -1,0 +1,239 @@
+"""The firmware linked on two emulated Picos: figures (``linkbench --firmware``).
+
+Both chips run the unchanged firmware (``device/link_fw_code.py``: the host's wrapped
+to print what it maps); scripted button presses open the menu on each, walk to *Link*
+(the guest sets *as guest (B)*), START; the host's START begins a 2x4 match, and START
+again every few seconds (the next match, once one is over). Then the guest's player
+presses at random times (300-700 ms apart) and the host's player presses 3-6 ms
+before or after every second one of them. Measured against the rig's true time:
+
+* the guest's press times mapped to the host's clock: ``M - G + (g(P) - h(P))`` as in
+  ``linkbench`` (``G`` the guest's keypad stamp, ``M`` the host time it maps to,
+  ``g``/``h`` the two clocks as continuous ms at the press ``P``), where each chip's
+  clock is CircuitPython 10.2.1's ``ticks_ms`` of its emulated time
+  (``analyze.device_ticks_ms``, not rounded);
+* the pairs: is the earlier press of the two judged first (its ``press`` line's time
+  smaller) on the host;
+* press-to-pixel on each (``analyze.press_latencies``: the press's edge to the end of
+  the next display burst that changed pixels);
+* ``CSPEED_DIAG=1``'s heap and per-frame figures on each (``hw.diag``).
+
+Implementation Notes
+--------------------
+
+The menu walk is computed from ``hw.menu`` (how many "down" presses reach *Link*), so
+it follows the menu. ``tests/test_picosim_link_play.py`` uses :func:`menu_script`.
+"""
+
+import random
+
+from tools.picosim import analyze
+from tools.picosim import link as rig
+from tools.picosim.run import profile_pins
+
+CODE = rig.DEVICE / "link_fw_code.py"
+DOWN, NEXT, START = 1, 3, 16  # pad A near 2 (menu: down), near 4 (change: next), START
+MENU_MS = 3000  # the title is up well before this (ms after T0)
+MATCH_MS = 6500  # linked by then: the host's START begins the match
+PLAY_MS = 8500  # the first game is dealt by then
+START_EVERY_MS = 6000  # the host taps START this often (a new match once one is over)
+TAP_MS = 60
+
+
+def downs_to_link():
+    """How many "down" presses from the menu's first item to *Link* (hw.menu)."""
+    from tools import cpstubs
+
+    cpstubs.install()
+    from hw.menu import LINK, Menu, bot_levels
+
+    menu = Menu(bot_levels())
+    menu.link = 0  # the board has link pins: "Link" is shown
+    n = 0
+    while menu.cursor != LINK:
+        menu.move(1)
+        n += 1
+    return n
+
+
+def tap(out, ms, key, tag=None, hold=TAP_MS):
+    """A press of logical ``key`` at ``ms`` (its pin low), released ``hold`` ms later."""
+    pin = profile_pins()[0][key]
+    out.append((round(ms, 3), pin, False) + ((tag,) if tag else ()))
+    out.append((round(ms + hold, 3), pin, True))
+
+
+def menu_script(guest):
+    """``[(ms after T0, pin, high[, tag])]``: the title, the menu walk to *Link*, its role,
+    START; the host's START at :data:`MATCH_MS`."""
+    out = []
+    t = MENU_MS
+    tap(out, t, 0)  # the title: any pad key shows the menu
+    for _ in range(downs_to_link()):
+        t += 200
+        tap(out, t, DOWN)
+    if guest:
+        t += 200
+        tap(out, t, NEXT)  # Link: as guest (B)
+    t += 200
+    tap(out, t + 200 * (not guest), START)  # the guest first: the host finds it at once
+    if not guest:
+        tap(out, MATCH_MS, START)
+    return out
+
+
+def play_scripts(seconds, seed):
+    """The host's and the guest's presses in play, and the pairs ``[(guest ms, host ms)]``."""
+    rng = random.Random(seed)
+    host, guest, pairs = menu_script(False), menu_script(True), []
+    t, k, end = float(PLAY_MS), 0, PLAY_MS + seconds * 1000
+    while t + 200 < end:
+        tap(guest, t, 8 + (k * 3) % 8, "press")  # the guest's player on its pad B
+        if k % 2 == 0:
+            delta = rng.choice((-6, -5, -4, -3, 3, 4, 5, 6)) + rng.uniform(-0.4, 0.4)
+            tap(host, t + delta, (k * 5) % 8, "pair")
+            pairs.append((t, t + delta))
+        k += 1
+        t += rng.uniform(300, 700)
+    for ms in range(MATCH_MS + START_EVERY_MS, int(end), START_EVERY_MS):
+        if all(abs(ms - e[0]) > 100 for e in host):
+            tap(host, ms, START)
+    return sorted(host), sorted(guest), pairs
+
+
+def clock_ms(chip, true_ns):
+    """``chip``'s ticks_ms at ``true_ns`` as a continuous count (CircuitPython 10.2.1's
+    1024 Hz tick made into ms, not rounded; see ``analyze.device_ticks_ms``)."""
+    boot = chip.boots[0]
+    ns = (true_ns - boot["T"]) * (1 + chip.done["ppm"] / 1e6)
+    us = ns / 1000.0
+    second = int(us // 1000000)
+    raw = 1024 * second + (us - second * 1000000) / 977.0
+    return raw * 1000 / 1024 + analyze.TICKS_MS_START
+
+
+def wrap(x):
+    return ((x + (1 << 28)) % (1 << 29)) - (1 << 28)
+
+
+class _View:
+    """One chip's result as ``analyze.press_latencies`` reads a run (its presses only)."""
+
+    def __init__(self, chip, tags):
+        self.edges = [e for e in chip.edges if e.get("tag") in tags or e["high"]]
+        self.bursts = chip.bursts
+        self.data = chip.data
+
+    @staticmethod
+    def ms(t):
+        return t / 1e6
+
+
+def measure(workdir, seconds, ppm, seed=1, on_console=None):
+    """Run the pair with the firmware; return the figures (a dict, see the module doc)."""
+    host_ev, guest_ev, pairs = play_scripts(seconds, seed)
+    settings = {"CSPEED_DIAG": "1", "CSPEED_ATTRACT_S": "0"}
+    chips = [rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="host"), events=host_ev),
+             rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="guest"), events=guest_ev,
+                      ppm=ppm)]
+    result = rig.run_link(workdir, chips, seconds=PLAY_MS / 1000 + seconds + 2,
+                          on_console=on_console)
+    return analyze_run(result, seconds, ppm, seed, pairs)
+
+
+def analyze_run(result, seconds, ppm, seed, pairs):
+    hchip, gchip = result.chips
+    problems = []
+    for name, chip in (("host", hchip), ("guest", gchip)):
+        if "Traceback" in chip.console:
+            problems.append("%s: a traceback on the console" % name)
+    if hchip.data != gchip.data:
+        problems.append("the two logs differ")
+    from tools.picosim.linkbench import parse
+
+    host = parse(hchip.console)
+    mapped = [(int(g), int(m)) for g, m in host.get("p", [])]
+    presses = [e["T"] for e in gchip.edges if e.get("tag") == "press" and not e["high"]]
+    errors, lags = [], []
+    for g, m in mapped:  # the guest press whose keypad stamp this is (2-6 ms after it)
+        near = [P for P in presses if 0 <= wrap(g - clock_ms(gchip, P)) < 8]
+        if not near:
+            continue
+        P = near[-1]
+        lags.append(wrap(g - clock_ms(gchip, P)))
+        errors.append(wrap(m - g) + wrap(clock_ms(gchip, P) - clock_ms(hchip, P)))
+    log = analyze.log_presses(hchip.data)
+    host_lag = []
+    order = {"right": 0, "tie": 0, "swapped": 0, "unmatched": 0}
+    t0 = result.T0
+    for guest_ms, host_ms in pairs:
+        pa = t0 + host_ms * 1e6
+        pb = t0 + guest_ms * 1e6
+        ha, hb = clock_ms(hchip, pa), clock_ms(hchip, pb)
+        a = [T for T, who, _ in log if who == "A" and 0 <= wrap(T - ha) < 10]
+        b = [T for T, who, _ in log if who == "B" and 0 <= wrap(T - hb) < 12]
+        if not a or not b:
+            order["unmatched"] += 1
+            continue
+        host_lag.append(wrap(a[0] - ha))
+        d = wrap(a[0] - b[0])
+        if d == 0:
+            order["tie"] += 1
+        elif (d < 0) == (host_ms < guest_ms):
+            order["right"] += 1
+        else:
+            order["swapped"] += 1
+    size = sorted(abs(e) for e in errors)
+
+    def pct(q):
+        return round(size[min(len(size) - 1, int(len(size) * q))], 3) if size else None
+    latency = {}
+    for name, chip, tags in (("host", hchip, ("pair",)), ("guest", gchip, ("press",))):
+        found = analyze.press_latencies(_View(chip, tags), profile_pins()[0])
+        ms = sorted(p["latency_ms"] for p in found if "latency_ms" in p)
+        latency[name] = {"presses": len(found), "drawn": len(ms),
+                         "p50": round(ms[len(ms) // 2], 1) if ms else None,
+                         "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 1)
+                         if ms else None}
+    diag = {}
+    for name, chip in (("host", hchip), ("guest", gchip)):
+        lines = parse(chip.console)
+        stats = [dict(w.split("=") for w in words if "=" in w) for words in
+                 lines.get("diag", []) if words and words[0] == "stats"]
+        builds = [w for w in lines.get("diag", []) if w and w[0] == "build"]
+        diag[name] = {"build_free": int(builds[0][1].split("=")[1]) if builds else None,
+                      "last": {k: int(v) for k, v in stats[-1].items()} if stats else {}}
+    if not errors:
+        problems.append("no guest press mapped")
+    return {
+        "stack": "the firmware on real CircuitPython 10.2.1 (Pico UF2), two rp2040js chips,"
+                 " UART1 at 115200",
+        "seconds": seconds, "ppm": ppm, "seed": seed,
+        "emulated_s": round(result.emulated_s, 2), "wall_s": round(result.wall_s, 1),
+        "guest_presses": len(presses), "mapped": len(errors),
+        "error_ms": {"p50": pct(0.5), "p99": pct(0.99),
+                     "max": round(size[-1], 3) if size else None,
+                     "mean": round(sum(errors) / len(errors), 3) if errors else None},
+        "keypad_lag_ms": [round(min(lags), 2), round(max(lags), 2)] if lags else None,
+        "host_keypad_lag_ms": [min(host_lag), max(host_lag)] if host_lag else None,
+        "pairs": order, "latency_ms": latency, "diag": diag,
+        "logs_identical": hchip.data == gchip.data, "problems": problems,
+    }
+
+
+def report(out):
+    """Print the figures."""
+    e = out["error_ms"]
+    print("linked firmware on %s" % out["stack"])
+    print("  %g s of play, guest clock %g ppm fast; %.1f s emulated in %.0f s wall; logs"
+          " identical: %s" % (out["seconds"], out["ppm"], out["emulated_s"], out["wall_s"],
+                              out["logs_identical"]))
+    print("  guest presses %d, mapped %d: error p50 %s ms, p99 %s ms, max %s ms, mean %s ms;"
+          " guest keypad stamp - press %s ms, host's %s ms"
+          % (out["guest_presses"], out["mapped"], e["p50"], e["p99"], e["max"], e["mean"],
+             out["keypad_lag_ms"], out["host_keypad_lag_ms"]))
+    print("  pairs 3-6 ms apart (host press - guest press): %s" % out["pairs"])
+    print("  press-to-pixel: %s" % out["latency_ms"])
+    print("  CSPEED_DIAG: %s" % out["diag"])
+    for problem in out["problems"]:
+        print("CHECK FAILED: %s" % problem)
