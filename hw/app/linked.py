@@ -387,7 +387,6 @@ class LinkSession:
 
     def on_press(self, seat, t, key, arg):
         """Host: the guest's press (``t`` on the guest's clock) or START request."""
-        app = self.app
         if key == KEY_PLAY:
             sync = self.link.sync
             if sync.ready and self.in_match and not self.paused():
