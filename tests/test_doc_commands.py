@@ -110,7 +110,6 @@ NOT_RUN = {
     "make node_modules": "npm ci of the MicroPython VM; in the copy node_modules is this"
     " checkout's (a link): make test and make bench run it first",
     "make link": LINKRIG,
-    ".venv/bin/python -m tools.picosim.linkbench": LINKRIG,
     ".venv/bin/python -m tools.picosim.link --code tools/picosim/device/link_ping_code.py"
     " --setting A:LINK_ROLE=ping --setting A:LINK_PINGS=100 --setting B:LINK_ROLE=echo"
     " --ppm B:2000 --drop ab:5 --cut 1000:1500 --reset B@2000 --stop-on A:done --seconds 8":

@@ -28,18 +28,20 @@ DEFAULT_TIMEOUT = 120
 VMS = ("micropython", "circuitpython")
 
 
-def run_vm(script, timeout=DEFAULT_TIMEOUT, dirs=None, vm="micropython"):
+def run_vm(script, timeout=DEFAULT_TIMEOUT, dirs=None, vm="micropython", compiled=()):
     """Run script in a VM; returns the CompletedProcess (text, stdout/stderr captured).
 
     ``dirs``: repo directories to copy into the VM (None: the runner's defaults).
     ``vm``: "micropython" (1.27, WebAssembly) or "circuitpython" (10.2.1 unix, i386);
     the test is skipped, with the reason, when CircuitPython's interpreter is absent.
+    ``compiled``: directories CircuitPython loads as ``.mpy`` (its mpy-cross), as a board
+    does; MicroPython 1.27 reads no CircuitPython ``.mpy``, so it gets the sources.
     """
     if vm == "circuitpython":
-        reason = cpvm.missing_reason()
+        reason = cpvm.missing_reason() or (compiled and cpvm.missing_mpy_reason())
         if reason:
             pytest.skip(reason)
-        return cpvm.run(script, timeout=timeout, dirs=dirs)
+        return cpvm.run(script, timeout=timeout, dirs=dirs, compiled=compiled)
     assert vm == "micropython", vm
     node = shutil.which("node")
     if node is None:
@@ -65,6 +67,13 @@ def script_dirs(script):
     return m.group(1).split() if m else None
 
 
+def script_compiled(script):
+    """The directories of a "# vm-mpy: D1 D2 ..." line near the top (CircuitPython loads
+    them as .mpy), or ()."""
+    m = re.search(r"^#\s*vm-mpy:[ \t]*(.*)$", script.read_text()[:2000], re.M)
+    return tuple(m.group(1).split()) if m else ()
+
+
 def test_vm_scripts_exist():
     assert SCRIPTS, f"no vm_*.py scripts in {MPY}"
 
@@ -72,7 +81,7 @@ def test_vm_scripts_exist():
 @pytest.mark.parametrize("vm", VMS)
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_vm_script(script, vm):
-    p = run_vm(script, script_timeout(script), script_dirs(script), vm)
+    p = run_vm(script, script_timeout(script), script_dirs(script), vm, script_compiled(script))
     out = f"--- stdout\n{p.stdout}\n--- stderr\n{p.stderr}"
     assert p.returncode == 0, f"{script.name} exited {p.returncode} in {vm}\n{out}"
     lines = p.stdout.strip().splitlines()
@@ -106,6 +115,20 @@ def test_vm_dirs_directive_picks_the_copied_directories(tmp_path, vm):
     assert p.returncode == 0 and p.stdout.strip() == "['engine', 'tests']", p.stderr
     p = run_vm(chosen, timeout=30, dirs=script_dirs(chosen), vm=vm)
     assert p.returncode == 0 and p.stdout.strip() == "['engine', 'hw']", p.stderr
+
+
+def test_vm_mpy_directive_loads_the_named_directories_compiled_in_circuitpython(tmp_path):
+    s = tmp_path / "which.py"
+    s.write_text("# vm-dirs: engine hw\n# vm-mpy: hw\nimport os\n"
+                 "print(sorted(f for f in os.listdir('hw') if f.startswith('messages')))\n"
+                 "print(sorted(f for f in os.listdir('engine') if f.startswith('ticks')))\n"
+                 "import hw.messages\nprint(hw.messages.__file__)\n")
+    assert script_compiled(s) == ("hw",)
+    p = run_vm(s, timeout=60, dirs=script_dirs(s), vm="circuitpython", compiled=script_compiled(s))
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.split("\n")
+    assert lines[:2] == ["['messages.mpy']", "['ticks.py']"], p.stdout  # hw compiled, not engine
+    assert lines[2].endswith("/hw/messages.mpy"), p.stdout  # and imported from the .mpy
 
 
 @pytest.mark.parametrize("vm", VMS)

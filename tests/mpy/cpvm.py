@@ -16,7 +16,8 @@ Implementation Notes
   into a scratch project directory; the script goes to its repo path there (or to
   ``run/<name>`` if it lives outside the repo); ``sys.path`` starts with the script's
   directory, then the project; the working directory is the project; ``__file__`` is
-  the script's absolute path. Exit codes: the script's own, 1 on an uncaught
+  the script's absolute path. ``compiled`` directories go as ``.mpy``, as on a board
+  (a script opts in with ``# vm-mpy: D1 D2`` in tests/test_micropython.py). Exit codes: the script's own, 1 on an uncaught
   exception, 2 on usage errors, 124 on timeout (the process is killed).
 * Unlike MicroPython's unix port and vm.mjs, CircuitPython prints an uncaught
   exception's traceback on **stdout** (a board's console), not stderr.
@@ -64,8 +65,27 @@ def _copy_py(src, dst):
                 shutil.copyfile(Path(dirpath) / name, dst / rel / name)
 
 
-def run(script, args=(), timeout=120, dirs=None, heapsize="1M"):
-    """Run script; return a CompletedProcess (text stdout/stderr, returncode as above)."""
+def _compile_mpy(proj, top):
+    """Replace each .py under proj/top by its .mpy, named as the board names it."""
+    mpy_cross = cpstack.path("mpy-cross")
+    for source in sorted((proj / top).rglob("*.py")):
+        rel = source.relative_to(proj)
+        subprocess.run([str(mpy_cross), "-o", str(source.with_suffix(".mpy")), "-s", str(rel),
+                        str(source)], check=True, capture_output=True)
+        source.unlink()
+
+
+def missing_mpy_reason():
+    """Why the firmware cannot be compiled for this interpreter, or None if it can."""
+    return None if cpstack.path("mpy-cross").is_file() else cpstack.missing_line("mpy-cross")
+
+
+def run(script, args=(), timeout=120, dirs=None, heapsize="1M", compiled=()):
+    """Run script; return a CompletedProcess (text stdout/stderr, returncode as above).
+
+    ``compiled``: copied directories loaded as ``.mpy`` (CircuitPython's mpy-cross
+    10.2.1), as ``tools.deploy`` installs the firmware: no compiler's parse tree on the
+    heap at an import, as on a board."""
     script = Path(script).resolve()
     explicit = dirs is not None
     dirs = [ROOT / d for d in (dirs if explicit else DEFAULT_DIRS)]
@@ -78,6 +98,8 @@ def run(script, args=(), timeout=120, dirs=None, heapsize="1M"):
         for d in dirs:
             if d.is_dir():
                 _copy_py(d, proj / d.relative_to(ROOT))
+        for top in compiled:
+            _compile_mpy(proj, top)
         try:
             vm_script = proj / script.relative_to(ROOT)
         except ValueError:

@@ -1,5 +1,6 @@
 # vm-timeout: 300
 # vm-dirs: engine hw tests
+# vm-mpy: engine hw
 """Estimates the firmware's heap on a Pico: free after build, lowest free over 10 demo matches.
 
 The VM's heap is bigger than a Pico's, so this script first takes a *ballast*
@@ -19,7 +20,9 @@ after build >= :data:`BUILD_FREE_MIN`, nothing raised, the lowest free stays abo
 :data:`LOW_FREE_MIN`, and only one screen's scene exists at a time.
 
 Only CircuitPython's own interpreter gives these figures (a fixed heap, 32-bit
-objects as on the board); in MicroPython's WebAssembly VM, whose heap grows on demand
+objects as on the board, the firmware loaded as ``.mpy`` as ``tools.deploy`` installs
+it: an import compiling a source file would hold its parse tree, which a board never
+does); in MicroPython's WebAssembly VM, whose heap grows on demand
 and whose collector does not see the same roots, the script says so and checks
 only that the 10 matches run.
 
