@@ -26,6 +26,20 @@ def test_the_architecture_picture_shows_todays_layout():
         "docs/img/architecture.png is out of date: run make pictures"
 
 
+def test_the_architecture_picture_has_every_room_of_the_firmware(tmp_path):
+    rooms = {room for room, _ in architecture.layout()["hw"]}
+    on_disk = {p.name + "/" for p in (ROOT / "hw").iterdir() if (p / "__init__.py").is_file()}
+    assert on_disk <= rooms, on_disk - rooms
+    (tmp_path / "hw" / "games").mkdir(parents=True)
+    (tmp_path / "engine").mkdir()
+    for room in ("app", "newroom"):  # a room the tool has never heard of is drawn too
+        (tmp_path / "hw" / room).mkdir()
+        (tmp_path / "hw" / room / "__init__.py").write_text("")
+        (tmp_path / "hw" / room / "part.py").write_text("")
+    assert [r for r, _ in architecture.layout(tmp_path)["hw"]] == \
+        ["app/", "newroom/", "games/", "(top)"]
+
+
 def test_every_picture_of_the_screen_is_what_the_firmware_draws():
     run = subprocess.run([sys.executable, "-m", "tools.pictures", "--check"], cwd=ROOT,
                          capture_output=True, text=True, timeout=600)

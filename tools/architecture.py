@@ -27,7 +27,7 @@ from pathlib import Path
 from engine import games as engine_games
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_HW = ("app", "board", "store", "draw", "views")
+SHARED_HW = ("app", "board", "store", "draw", "views", "link")
 DIGEST_KEY = "cspeed-architecture"
 
 
@@ -57,7 +57,10 @@ def layout(root=ROOT):
             else ["(none yet)"]
         bands.append((key, own, firmware))
     base = [m for m in _modules(engine) if m not in game_files and m != "__init__"]
-    hw_rooms = [(room + "/", _modules(root / "hw" / room)) for room in SHARED_HW]
+    rooms = [room for room in SHARED_HW if (root / "hw" / room).is_dir()]
+    rooms += sorted(p.name for p in (root / "hw").iterdir() if p.is_dir()  # any new room too
+                    and (p / "__init__.py").is_file() and p.name not in SHARED_HW + ("games",))
+    hw_rooms = [(room + "/", _modules(root / "hw" / room)) for room in rooms]
     hw_rooms.append(("games/", ["__init__ (the registry)"]))
     hw_rooms.append(("(top)", [m for m in _modules(root / "hw") if not m.endswith("/")]))
     return {"games": bands, "engine": base, "hw": hw_rooms}
