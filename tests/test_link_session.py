@@ -145,6 +145,23 @@ def test_a_full_window_refuses_and_a_watermark_waits_for_the_presses_before_it()
     assert not guest.send_press(99, 1) and guest.window_free() == 0
 
 
+def test_a_press_is_followed_at_once_by_its_watermark_and_idle_ones_keep_their_period():
+    pair = Pair(seed=10)
+    pair.run(500)
+    guest = pair.guest.link
+    now = pair.guest.clock.ticks(pair.guest.t)
+    guest.drained(now)
+    guest.wm_at = now  # a watermark just went: the next is not due for WATERMARK_MS
+    guest.drained(now + 1)
+    assert guest.wm_sent != now + 1  # idle: the period holds
+    frames = guest.frames_out
+    assert guest.send_press(now + 1, 0, 3)
+    guest.drained(now + 2)  # the pass read its keys: the press's watermark goes now
+    assert guest.wm_sent == now + 2 and guest.frames_out == frames + 2
+    guest.drained(now + 3)
+    assert guest.wm_sent == now + 2  # and then the period again
+
+
 def test_frames_for_another_seat_or_from_a_stranger_are_ignored():
     pair = Pair(seed=9)
     pair.run(500)

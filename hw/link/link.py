@@ -165,6 +165,7 @@ class Link:
         self.wm = -1
         self.wm_sent = -1
         self.wm_at = now
+        self.pressed = False  # a press went out since the last watermark
         # counters
         self.frames_out = self.bytes_out = self.resent = self.ignored = 0
 
@@ -228,11 +229,23 @@ class Link:
         fr.put_u32(pay, 0, t)
         pay[4] = key
         pay[5] = arg
+        self.pressed = True
         return self._put(_PRESS, pay, 0, 6)
 
     def drained(self, t):
-        """Guest: every press stamped up to ``t`` has been given to send_press."""
+        """Guest: every press stamped up to ``t`` has been given to send_press. Right after
+        a press the watermark goes at once, so the host may judge the press now (not a
+        pass later); else every ``watermark_ms``."""
         self.wm = t
+        if self.pressed and self.state == LINKED and self.high == self.next:
+            self._watermark(self.clock())
+
+    def _watermark(self, now):
+        fr.put_u32(self.pay, 0, self.wm)
+        self._small(_WATERMARK, 4)
+        self.wm_sent = self.wm
+        self.wm_at = now
+        self.pressed = False
 
     # ------------------------------------------------------------ the loop
     def poll(self):
@@ -257,10 +270,7 @@ class Link:
                 self._sync_request()  # (not while the guest is silent: no spin for nothing)
         elif self.wm >= 0 and self.wm != self.wm_sent and self.high == self.next and \
                 ticks_diff(now, self.wm_at) >= self.watermark_ms:
-            fr.put_u32(self.pay, 0, self.wm)
-            self._small(_WATERMARK, 4)
-            self.wm_sent = self.wm
-            self.wm_at = now
+            self._watermark(now)
         if self.ack_due or ticks_diff(now, self.last_tx) >= _HEARTBEAT_MS:
             self._small(_ACK, 0)
 

@@ -25,7 +25,9 @@ The menu walk is computed from ``hw.menu`` (how many "down" presses reach *Link*
 it follows the menu. ``tests/test_picosim_link_play.py`` uses :func:`menu_script`.
 """
 
+import pickle
 import random
+from pathlib import Path
 
 from tools.picosim import analyze
 from tools.picosim import link as rig
@@ -138,7 +140,15 @@ def measure(workdir, seconds, ppm, seed=1, on_console=None):
                       ppm=ppm)]
     result = rig.run_link(workdir, chips, seconds=PLAY_MS / 1000 + seconds + 2,
                           on_console=on_console)
+    with open(Path(workdir) / "result.pickle", "wb") as f:  # to analyse again: reanalyze()
+        pickle.dump((result, seconds, ppm, seed, pairs), f)
     return analyze_run(result, seconds, ppm, seed, pairs)
+
+
+def reanalyze(workdir):
+    """The figures of a run kept in ``workdir`` (what :func:`measure` returned)."""
+    with open(Path(workdir) / "result.pickle", "rb") as f:
+        return analyze_run(*pickle.load(f))
 
 
 def analyze_run(result, seconds, ppm, seed, pairs):
@@ -190,11 +200,9 @@ def analyze_run(result, seconds, ppm, seed, pairs):
     latency = {}
     for name, chip, tags in (("host", hchip, ("pair",)), ("guest", gchip, ("press",))):
         found = analyze.press_latencies(_View(chip, tags), profile_pins()[0])
-        ms = sorted(p["latency_ms"] for p in found if "latency_ms" in p)
-        latency[name] = {"presses": len(found), "drawn": len(ms),
-                         "p50": round(ms[len(ms) // 2], 1) if ms else None,
-                         "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 1)
-                         if ms else None}
+        latency[name] = _spread(p["latency_ms"] for p in found if "latency_ms" in p)
+        latency[name]["presses"] = len(found)
+    latency.update(judged_latencies(result, log))
     diag = {}
     for name, chip in (("host", hchip), ("guest", gchip)):
         lines = parse(chip.console)
@@ -219,6 +227,64 @@ def analyze_run(result, seconds, ppm, seed, pairs):
         "pairs": order, "latency_ms": latency, "diag": diag,
         "logs_identical": hchip.data == gchip.data, "problems": problems,
     }
+
+
+def _spread(values):
+    ms = sorted(values)
+    return {"drawn": len(ms), "p50": round(ms[len(ms) // 2], 1) if ms else None,
+            "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 1) if ms else None}
+
+
+def arrivals(result, direction, needles):
+    """True ns at which the last byte of each needle (in order) reached the other chip,
+    or None where it never did."""
+    recs = result.wire(direction, ("ok", "corrupt"))
+    data = bytes(r[3] for r in recs)
+    out, pos = [], 0
+    for needle in needles:
+        k = data.find(needle, pos)
+        out.append(None if k < 0 else recs[k + len(needle) - 1][6])
+        pos = pos if k < 0 else k + 1
+    return out
+
+
+def judged_latencies(result, log):
+    """Press-to-pixel of the presses the host judged a cover or an illegal play (each
+    draws its result on both screens; a locked press draws nothing): ``guest_judged``
+    from the guest's press to the end of the guest's first burst that changed pixels
+    after the host's ``press`` line for it reached the guest; ``host_judged`` from the
+    host's press to the host's first such burst; ``guest_wait`` the guest's press to
+    that line's arrival (the round trip through the host)."""
+    hchip, gchip = result.chips
+    status, results = analyze.replay_results(hchip.data)
+    if status or len(results) != len(log):
+        return {"judged": "the log does not replay press for press"}
+    needles = [b"press %d %s %d" % (T, who.encode(), pos) for T, who, pos in log]
+    arrived = arrivals(result, 0, needles)
+    out = {}
+    for name, chip, tag, who, window in (("host", hchip, "pair", "A", 10),
+                                         ("guest", gchip, "press", "B", 14)):
+        bursts = [b for b in chip.bursts if b["changed"] > 0]
+        lat, wait = [], []
+        for e in chip.edges:
+            if e.get("tag") != tag or e["high"]:
+                continue
+            h = clock_ms(hchip, e["T"])
+            index = next((i for i, (T, w, _) in enumerate(log)
+                          if w == who and -2 <= wrap(T - h) < window), None)
+            if index is None or results[index] not in ("cover", "illegal"):
+                continue
+            since = e["T"] if who == "A" else arrived[index]
+            if since is None:
+                continue
+            burst = next((b for b in bursts if b["Tstart"] >= since), None)
+            if burst is not None:
+                lat.append((burst["Tstart"] - e["T"]) / 1e6 + (burst["end"] - burst["start"]) / 1e6)
+                wait.append((since - e["T"]) / 1e6)
+        out[name + "_judged"] = _spread(lat)
+        if who == "B":
+            out["guest_wait"] = _spread(wait)
+    return out
 
 
 def report(out):

@@ -30,7 +30,8 @@ class Display:
         self._root_group = group
         touch()
 
-    def refresh(self):
+    def refresh(self, *, target_frames_per_second=60, minimum_frames_per_second=0):
+        # (as busdisplay's: None refreshes at once; a stand-in never waits)
         self.refreshes += 1
         return True
 
