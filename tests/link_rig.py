@@ -74,12 +74,9 @@ class Display:
     def __init__(self):
         self.root_group = None
         self.refreshes = 0
-        self.fps = -1  # the last refresh's target_frames_per_second
 
-    def refresh(self, *, target_frames_per_second=60, minimum_frames_per_second=0):
-        # (as busdisplay's: None refreshes at once; a stand-in never waits)
+    def refresh(self):
         self.refreshes += 1
-        self.fps = target_frames_per_second
 
 
 class Pads:

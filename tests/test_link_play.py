@@ -49,16 +49,6 @@ def test_a_linked_match_of_each_game_gives_one_log_on_both(game):
     assert host.table.player == 0 and guest.table.player == 1
 
 
-def test_linked_the_screen_is_refreshed_at_once_not_at_the_frame_rate():
-    pair = LinkedPair()
-    pair.choose_game("grid")
-    pair.run_until(lambda: False, 50)
-    assert pair.a.display.fps == 60 == pair.b.display.fps  # the menu: as without a cable
-    pair.link_up()
-    pair.start_match()
-    assert pair.a.display.fps is None and pair.b.display.fps is None  # no frame-time wait
-
-
 def test_a_linked_match_starts_at_the_hosts_time_past_half_the_tick_range():
     # ticks_ms past 2**28 (3.1 days up; the desktop emulator starts 20 s before the
     # wrap): a new engine's clock 0 reads as after now, and the host's first game

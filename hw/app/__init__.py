@@ -21,9 +21,7 @@ just before). Its order never hands the engine a time behind its clock:
    logged when time alone changed the game, and every few seconds;
 3. flow: start the next game, notice a game's end, ...;
 4. CPU seats step at ``now`` and press through the same path as a pad;
-5. draw what changed, then ``display.refresh()`` once (60 frames a second at most;
-   linked, at once: a pass then never waits for the frame time, so the cable is read
-   and a change drawn without it; docs/LINK.md).
+5. draw what changed, then ``display.refresh()`` once.
 
 The app's other jobs are its parts (mixins of :class:`App`, one module each):
 ``hw.app.screens`` (one screen at a time), ``hw.app.match`` (a match, game after game,
@@ -202,10 +200,7 @@ class App(Screens, MatchFlow, Attract):
             self.sound = SOUND_NONE
         self.buzzer.update(now)
         self.log.pump(now)  # log bytes a slow host has not taken yet
-        if session is None:
-            self.display.refresh()
-        else:
-            self.display.refresh(target_frames_per_second=None)
+        self.display.refresh()
         self.frames += 1
 
     def _read_buttons(self, now):

@@ -30,8 +30,7 @@ class Display:
         self._root_group = group
         touch()
 
-    def refresh(self, *, target_frames_per_second=60, minimum_frames_per_second=0):
-        # (as busdisplay's: None refreshes at once; a stand-in never waits)
+    def refresh(self):
         self.refreshes += 1
         return True
 
