@@ -134,6 +134,40 @@ def test_the_shared_screen_is_unchanged_without_link():
     assert [c.flipped for c in view.cards] == [False] * 4 + [True] * 4
 
 
+def test_the_lines_of_a_judged_press_go_on_the_wire_in_the_pass_that_judged_them():
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
+    pair.step(300)
+    host = pair.a.app
+    for key in range(8, 16):  # the guest's player presses its pad until one is judged
+        pair.b.tap(key)
+        before = host.presses
+        for _ in range(100):
+            pair.step()
+            if host.presses != before:
+                # the host's pass that judged it sent its lines, before drawing them
+                assert host.session.waiting() == 0
+                return
+    raise AssertionError("no guest press was judged")
+
+
+def test_the_guests_watermark_covers_a_press_scanned_after_its_pass_began():
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
+    pair.step(300)
+    guest = pair.b
+    # keypad scans in the background: a press can be stamped after the pass read ``now``
+    stamp = (guest.clock() + 2) & ((1 << 29) - 1)  # the next pass reads now + 1
+    guest.key(9, True, at=stamp)
+    guest.key(9, False, at=stamp)
+    sent = guest.app.session.link.frames_out
+    pair.step(1)  # the guest's pass reads it
+    link = guest.app.session.link
+    assert link.wm_sent == stamp and link.frames_out == sent + 2  # its press, then this
+
+
 def test_cable_pulled_pauses_both_within_half_a_second_then_resumes():
     pair = linked("grid")
     pair.start_match()

@@ -167,7 +167,7 @@ class App(Screens, MatchFlow, Attract):
             session.poll(now)
         self._read_buttons(now)
         if session is not None:
-            session.tick(now)
+            session.tick(self.late)  # (past every press just read: its watermark covers them)
         if self.boot_until and ticks_diff(now, self.boot_until) >= 0:
             self.boot_until = 0  # closed for good (no wrap back days later)
         now = self.late  # past every press just handed to the engine: judged now
@@ -235,7 +235,10 @@ class App(Screens, MatchFlow, Attract):
                 session = self.session
                 n = self.kind.target(self.game, session.seat, key & 7)
                 if n >= 0:
-                    session.press(n, buttons.timestamp)
+                    t = buttons.timestamp
+                    session.press(n, t)
+                    if ticks_diff(t, self.late) >= 0:
+                        self.late = ticks_add(t, 1)  # (a guest's watermark then covers it)
             elif mode == GAME:
                 if not self.paused and self.seats[seat].human:
                     n = self.kind.target(self.game, seat, key & 7)

@@ -165,8 +165,8 @@ class LinkSession:
         return MSG_LINK_BACK if self.counting else 0
 
     def tick(self, now):
-        """After the app read its keys. Guest: every keypad event stamped before ``now``
-        has been read."""
+        """After the app read its keys (``now``: past every press read). Guest: every
+        keypad event stamped before ``now`` has been read."""
         if not self.host:
             self.link.drained((now - 1) & 0x1FFFFFFF)
 
@@ -445,6 +445,7 @@ class LinkSession:
                 app.press(seat, n, best)
         app._advance(lim)  # pylint: disable=protected-access
         gate.judged_to(game.clock)
+        self._pump_log()  # the lines judged go out now, not after this pass's drawing
 
     def clear_presses(self):
         """A match ends or begins: nothing waits any more."""

@@ -233,12 +233,15 @@ class Link:
         return self._put(_PRESS, pay, 0, 6)
 
     def drained(self, t):
-        """Guest: every press stamped up to ``t`` has been given to send_press. Right after
-        a press the watermark goes at once, so the host may judge the press now (not a
-        pass later); else every ``watermark_ms``."""
+        """Guest: every press stamped up to ``t`` has been given to send_press. The
+        watermark goes now (its value fresh, not a pass old) if ``watermark_ms`` went by,
+        and at once after a press, so the host may judge the press now; ``poll`` sends it
+        once the frames before it are out."""
         self.wm = t
-        if self.pressed and self.state == LINKED and self.high == self.next:
-            self._watermark(self.clock())
+        if self.state == LINKED and self.high == self.next and t != self.wm_sent:
+            now = self.clock()
+            if self.pressed or ticks_diff(now, self.wm_at) >= self.watermark_ms:
+                self._watermark(now)
 
     def _watermark(self, now):
         fr.put_u32(self.pay, 0, self.wm)

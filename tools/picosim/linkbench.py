@@ -225,6 +225,8 @@ def main(argv=None):
                    help="the firmware linked on both chips (tools/picosim/linkfw.py): its"
                         " mapping error, the order of presses 3-6 ms apart, press-to-pixel,"
                         " heap")
+    p.add_argument("--game", default="grid",
+                   help="with --firmware: the game the host chooses (a key of engine.games)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     reason = rig.runs.missing()
     if reason:
@@ -236,8 +238,8 @@ def main(argv=None):
             if args.firmware:
                 from tools.picosim import linkfw
 
-                out = linkfw.measure(Path(args.workdir) / ("fw-ppm%g" % ppm), args.seconds,
-                                     ppm, args.seed)
+                out = linkfw.measure(Path(args.workdir) / ("fw-%s-ppm%g" % (args.game, ppm)),
+                                     args.seconds, ppm, args.seed, game=args.game)
                 linkfw.report(out)
                 failed = failed or bool(out["problems"])
                 results.append(out)

@@ -34,7 +34,7 @@ from tools.picosim import link as rig
 from tools.picosim.run import profile_pins
 
 CODE = rig.DEVICE / "link_fw_code.py"
-DOWN, NEXT, START = 1, 3, 16  # pad A near 2 (menu: down), near 4 (change: next), START
+UP, DOWN, NEXT, START = 0, 1, 3, 16  # pad A near 1 (menu: up), 2 (down), 4 (next), START
 MENU_MS = 3000  # the title is up well before this (ms after T0)
 MATCH_MS = 6500  # linked by then: the host's START begins the match
 PLAY_MS = 8500  # the first game is dealt by then
@@ -42,20 +42,37 @@ START_EVERY_MS = 6000  # the host taps START this often (a new match once one is
 TAP_MS = 60
 
 
-def downs_to_link():
-    """How many "down" presses from the menu's first item to *Link* (hw.menu)."""
+def menu_walk(game="grid"):
+    """``[(key, times)]`` from the menu's first item: up to *Game* and the host's ``game``
+    chosen (none for the 2x4 game, the first), then down to *Link* (hw.menu: the items
+    shown follow the chosen game)."""
     from tools import cpstubs
 
     cpstubs.install()
-    from hw.menu import LINK, Menu, bot_levels
+    from hw import games
+    from hw.menu import GAME, LINK, Menu, bot_levels
 
     menu = Menu(bot_levels())
     menu.link = 0  # the board has link pins: "Link" is shown
+    walk = []
+    value = games.index_of(game)
+    if value:
+        walk += [(UP, _moves(menu, GAME, -1)), (NEXT, value)]
+        menu.choose(value)
+    return walk + [(DOWN, _moves(menu, LINK, 1))]
+
+
+def _moves(menu, item, step):
     n = 0
-    while menu.cursor != LINK:
-        menu.move(1)
+    while menu.cursor != item:
+        menu.move(step)
         n += 1
     return n
+
+
+def downs_to_link():
+    """How many "down" presses from the menu's first item to *Link* (hw.menu)."""
+    return menu_walk()[-1][1]
 
 
 def tap(out, ms, key, tag=None, hold=TAP_MS):
@@ -65,15 +82,18 @@ def tap(out, ms, key, tag=None, hold=TAP_MS):
     out.append((round(ms + hold, 3), pin, True))
 
 
-def menu_script(guest):
-    """``[(ms after T0, pin, high[, tag])]``: the title, the menu walk to *Link*, its role,
-    START; the host's START at :data:`MATCH_MS`."""
+def menu_script(guest, game="grid"):
+    """``[(ms after T0, pin, high[, tag])]``: the title, the menu walk to *Link* (the
+    host choosing ``game`` on the way), its role, START; the host's START at
+    :data:`MATCH_MS`."""
     out = []
     t = MENU_MS
     tap(out, t, 0)  # the title: any pad key shows the menu
-    for _ in range(downs_to_link()):
-        t += 200
-        tap(out, t, DOWN)
+    walk = [(DOWN, downs_to_link())] if guest else menu_walk(game)
+    for key, times in walk:
+        for _ in range(times):
+            t += 200
+            tap(out, t, key)
     if guest:
         t += 200
         tap(out, t, NEXT)  # Link: as guest (B)
@@ -84,10 +104,10 @@ def menu_script(guest):
     return out
 
 
-def play_scripts(seconds, seed):
+def play_scripts(seconds, seed, game="grid"):
     """The host's and the guest's presses in play, and the pairs ``[(guest ms, host ms)]``."""
     rng = random.Random(seed)
-    host, guest, pairs = menu_script(False), menu_script(True), []
+    host, guest, pairs = menu_script(False, game), menu_script(True), []
     t, k, end = float(PLAY_MS), 0, PLAY_MS + seconds * 1000
     while t + 200 < end:
         tap(guest, t, 8 + (k * 3) % 8, "press")  # the guest's player on its pad B
@@ -131,9 +151,9 @@ class _View:
         return t / 1e6
 
 
-def measure(workdir, seconds, ppm, seed=1, on_console=None):
+def measure(workdir, seconds, ppm, seed=1, on_console=None, game="grid"):
     """Run the pair with the firmware; return the figures (a dict, see the module doc)."""
-    host_ev, guest_ev, pairs = play_scripts(seconds, seed)
+    host_ev, guest_ev, pairs = play_scripts(seconds, seed, game)
     settings = {"CSPEED_DIAG": "1", "CSPEED_ATTRACT_S": "0"}
     chips = [rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="host"), events=host_ev),
              rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="guest"), events=guest_ev,
@@ -141,8 +161,8 @@ def measure(workdir, seconds, ppm, seed=1, on_console=None):
     result = rig.run_link(workdir, chips, seconds=PLAY_MS / 1000 + seconds + 2,
                           on_console=on_console)
     with open(Path(workdir) / "result.pickle", "wb") as f:  # to analyse again: reanalyze()
-        pickle.dump((result, seconds, ppm, seed, pairs), f)
-    return analyze_run(result, seconds, ppm, seed, pairs)
+        pickle.dump((result, seconds, ppm, seed, pairs, game), f)
+    return analyze_run(result, seconds, ppm, seed, pairs, game)
 
 
 def reanalyze(workdir):
@@ -151,7 +171,7 @@ def reanalyze(workdir):
         return analyze_run(*pickle.load(f))
 
 
-def analyze_run(result, seconds, ppm, seed, pairs):
+def analyze_run(result, seconds, ppm, seed, pairs, game="grid"):
     hchip, gchip = result.chips
     problems = []
     for name, chip in (("host", hchip), ("guest", gchip)):
@@ -216,7 +236,7 @@ def analyze_run(result, seconds, ppm, seed, pairs):
     return {
         "stack": "the firmware on real CircuitPython 10.2.1 (Pico UF2), two rp2040js chips,"
                  " UART1 at 115200",
-        "seconds": seconds, "ppm": ppm, "seed": seed,
+        "game": game, "seconds": seconds, "ppm": ppm, "seed": seed,
         "emulated_s": round(result.emulated_s, 2), "wall_s": round(result.wall_s, 1),
         "guest_presses": len(presses), "mapped": len(errors),
         "error_ms": {"p50": pct(0.5), "p99": pct(0.99),
@@ -291,9 +311,9 @@ def report(out):
     """Print the figures."""
     e = out["error_ms"]
     print("linked firmware on %s" % out["stack"])
-    print("  %g s of play, guest clock %g ppm fast; %.1f s emulated in %.0f s wall; logs"
-          " identical: %s" % (out["seconds"], out["ppm"], out["emulated_s"], out["wall_s"],
-                              out["logs_identical"]))
+    print("  %s, %g s of play, guest clock %g ppm fast; %.1f s emulated in %.0f s wall; logs"
+          " identical: %s" % (out["game"], out["seconds"], out["ppm"], out["emulated_s"],
+                              out["wall_s"], out["logs_identical"]))
     print("  guest presses %d, mapped %d: error p50 %s ms, p99 %s ms, max %s ms, mean %s ms;"
           " guest keypad stamp - press %s ms, host's %s ms"
           % (out["guest_presses"], out["mapped"], e["p50"], e["p99"], e["max"], e["mean"],
