@@ -225,6 +225,9 @@ def main(argv=None):
                    help="the firmware linked on both chips (tools/picosim/linkfw.py): its"
                         " mapping error, the order of presses 3-6 ms apart, press-to-pixel,"
                         " heap")
+    p.add_argument("--no-diag", action="store_true",
+                   help="with --firmware: CSPEED_DIAG off (its heap walks slow every frame"
+                        " that reads a press): press-to-pixel as a player sees it, no heap")
     p.add_argument("--game", default="grid",
                    help="with --firmware: the game the host chooses (a key of engine.games)")
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
@@ -238,8 +241,10 @@ def main(argv=None):
             if args.firmware:
                 from tools.picosim import linkfw
 
-                out = linkfw.measure(Path(args.workdir) / ("fw-%s-ppm%g" % (args.game, ppm)),
-                                     args.seconds, ppm, args.seed, game=args.game)
+                name = "fw-%s-ppm%g%s" % (args.game, ppm, "-nodiag" * args.no_diag)
+                out = linkfw.measure(Path(args.workdir) / name,
+                                     args.seconds, ppm, args.seed, game=args.game,
+                                     diag=not args.no_diag)
                 linkfw.report(out)
                 failed = failed or bool(out["problems"])
                 results.append(out)

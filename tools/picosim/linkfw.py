@@ -1,28 +1,33 @@
 """The firmware linked on two emulated Picos: figures (``linkbench --firmware``).
 
-Both chips run the unchanged firmware (``device/link_fw_code.py``: the host's wrapped
-to print what it maps); scripted button presses open the menu on each, walk to *Link*
-(the guest sets *as guest (B)*), START; the host's START begins a 2x4 match, and START
-again every few seconds (the next match, once one is over). Then the guest's player
-presses at random times (300-700 ms apart) and the host's player presses 3-6 ms
-before or after every second one of them. Measured against the rig's true time:
+Both chips run the unchanged firmware (``code.py``); scripted button presses open the menu on each, walk to *Link*
+(the guest sets *as guest (B)*, the host chooses ``--game``), START; the host's START
+begins a match (the 2x4 game unless chosen), and START again every few seconds (the
+next match, once one is over). Then the guest's player presses at random times
+(300-700 ms apart) and the host's player presses 3-6 ms before or after every second
+one of them, and alone 150 ms after each other one. Measured against the rig's true
+time:
 
 * the guest's press times mapped to the host's clock: ``M - G + (g(P) - h(P))`` as in
-  ``linkbench`` (``G`` the guest's keypad stamp, ``M`` the host time it maps to,
+  ``linkbench`` (``G`` the guest's keypad stamp in its ``PRESS`` frame on the wire,
+  ``M`` the time of the host's ``press`` line for it,
   ``g``/``h`` the two clocks as continuous ms at the press ``P``), where each chip's
   clock is CircuitPython 10.2.1's ``ticks_ms`` of its emulated time
   (``analyze.device_ticks_ms``, not rounded);
 * the pairs: is the earlier press of the two judged first (its ``press`` line's time
   smaller) on the host;
 * press-to-pixel on each (``analyze.press_latencies``: the press's edge to the end of
-  the next display burst that changed pixels);
-* ``CSPEED_DIAG=1``'s heap and per-frame figures on each (``hw.diag``).
+  the next display burst that changed pixels), and of the presses judged a cover or
+  an illegal play (:func:`judged_latencies`);
+* ``CSPEED_DIAG=1``'s heap and per-frame figures on each (``hw.diag``), in a run of
+  their own: its heap walks slow every frame that reads a press.
 
 Implementation Notes
 --------------------
 
-The menu walk is computed from ``hw.menu`` (how many "down" presses reach *Link*), so
-it follows the menu. ``tests/test_picosim_link_play.py`` uses :func:`menu_script`.
+The menu walk is computed from ``hw.menu`` (how many presses reach *Game* and *Link*),
+so it follows the menu. Nothing is added to the firmware to measure it: the stamps
+come off the wire (decoded by ``hw.link.frame``), the judged times from the log. ``tests/test_picosim_link_play.py`` uses :func:`menu_script`.
 """
 
 import pickle
@@ -33,7 +38,7 @@ from tools.picosim import analyze
 from tools.picosim import link as rig
 from tools.picosim.run import profile_pins
 
-CODE = rig.DEVICE / "link_fw_code.py"
+CODE = "code.py"  # the firmware itself, on both
 UP, DOWN, NEXT, START = 0, 1, 3, 16  # pad A near 1 (menu: up), 2 (down), 4 (next), START
 MENU_MS = 3000  # the title is up well before this (ms after T0)
 MATCH_MS = 6500  # linked by then: the host's START begins the match
@@ -115,6 +120,8 @@ def play_scripts(seconds, seed, game="grid"):
             delta = rng.choice((-6, -5, -4, -3, 3, 4, 5, 6)) + rng.uniform(-0.4, 0.4)
             tap(host, t + delta, (k * 5) % 8, "pair")
             pairs.append((t, t + delta))
+        else:  # the host's player alone, 150 ms from the guest's presses: its own latency
+            tap(host, t + 150, (k * 5) % 8, "solo")
         k += 1
         t += rng.uniform(300, 700)
     for ms in range(MATCH_MS + START_EVERY_MS, int(end), START_EVERY_MS):
@@ -151,12 +158,15 @@ class _View:
         return t / 1e6
 
 
-def measure(workdir, seconds, ppm, seed=1, on_console=None, game="grid"):
-    """Run the pair with the firmware; return the figures (a dict, see the module doc)."""
+def measure(workdir, seconds, ppm, seed=1, on_console=None, game="grid", diag=True):
+    """Run the pair with the firmware; return the figures (a dict, see the module doc).
+    ``diag``: with ``CSPEED_DIAG=1`` (the heap and per-frame figures; it walks the heap
+    twice around every frame that reads a press, about 9 ms each on a Pico, so its
+    press-to-pixel is not a player's); without it, the press-to-pixel a player sees."""
     host_ev, guest_ev, pairs = play_scripts(seconds, seed, game)
-    settings = {"CSPEED_DIAG": "1", "CSPEED_ATTRACT_S": "0"}
-    chips = [rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="host"), events=host_ev),
-             rig.Chip(str(CODE), settings=dict(settings, LINK_ROLE="guest"), events=guest_ev,
+    settings = {"CSPEED_DIAG": "1" if diag else "0", "CSPEED_ATTRACT_S": "0"}
+    chips = [rig.Chip(CODE, settings=settings, events=host_ev),
+             rig.Chip(CODE, settings=settings, events=guest_ev,
                       ppm=ppm)]
     result = rig.run_link(workdir, chips, seconds=PLAY_MS / 1000 + seconds + 2,
                           on_console=on_console)
@@ -181,8 +191,7 @@ def analyze_run(result, seconds, ppm, seed, pairs, game="grid"):
         problems.append("the two logs differ")
     from tools.picosim.linkbench import parse
 
-    host = parse(hchip.console)
-    mapped = [(int(g), int(m)) for g, m in host.get("p", [])]
+    mapped = mapped_presses(result, analyze.log_presses(hchip.data))
     presses = [e["T"] for e in gchip.edges if e.get("tag") == "press" and not e["high"]]
     errors, lags = [], []
     for g, m in mapped:  # the guest press whose keypad stamp this is (2-6 ms after it)
@@ -218,7 +227,7 @@ def analyze_run(result, seconds, ppm, seed, pairs, game="grid"):
     def pct(q):
         return round(size[min(len(size) - 1, int(len(size) * q))], 3) if size else None
     latency = {}
-    for name, chip, tags in (("host", hchip, ("pair",)), ("guest", gchip, ("press",))):
+    for name, chip, tags in (("host", hchip, ("pair", "solo")), ("guest", gchip, ("press",))):
         found = analyze.press_latencies(_View(chip, tags), profile_pins()[0])
         latency[name] = _spread(p["latency_ms"] for p in found if "latency_ms" in p)
         latency[name]["presses"] = len(found)
@@ -244,9 +253,53 @@ def analyze_run(result, seconds, ppm, seed, pairs, game="grid"):
                      "mean": round(sum(errors) / len(errors), 3) if errors else None},
         "keypad_lag_ms": [round(min(lags), 2), round(max(lags), 2)] if lags else None,
         "host_keypad_lag_ms": [min(host_lag), max(host_lag)] if host_lag else None,
-        "pairs": order, "latency_ms": latency, "diag": diag,
+        "pairs": order, "latency_ms": latency,
+        "diag": diag if diag["host"]["build_free"] is not None else None,
         "logs_identical": hchip.data == gchip.data, "problems": problems,
     }
+
+
+def wire_frames(result, direction):
+    """``[(true ns its last byte arrived, type, payload)]``: the frames that crossed the
+    cable one way, decoded by the firmware's own ``hw.link.frame``."""
+    from tools import cpstubs
+
+    cpstubs.install()
+    from hw.link import frame
+
+    recs = result.wire(direction, ("ok", "corrupt"))
+    data = bytearray(r[3] for r in recs)
+    dec, out, i = frame.Decoder(), [], 0
+    while i < len(data):
+        i = dec.scan(data, i, len(data))
+        if i < 0:
+            break
+        out.append((recs[i - 1][6], dec.kind, bytes(dec.buf[frame.HEADER:frame.HEADER
+                                                             + dec.length])))
+    return out
+
+
+def mapped_presses(result, log):
+    """``[(G, M)]``: each guest play on the wire (a ``PRESS`` frame: its keypad stamp
+    ``G`` and engine argument) and the time ``M`` of the host's ``press`` line for it
+    (seat B, the same argument, within 8 ms of where the two clocks say it falls)."""
+    from hw.link import frame
+
+    hchip, gchip = result.chips
+    out, seen = [], set()
+    for te, kind, pay in wire_frames(result, 1):
+        if kind != frame.PRESS or pay[4] != 0:  # 0: a play (hw.app.linked.KEY_PLAY)
+            continue
+        g = frame.get_u32(bytearray(pay), 0)
+        if (g, pay[5]) in seen:  # sent again
+            continue
+        seen.add((g, pay[5]))
+        guess = g + wrap(clock_ms(hchip, te) - clock_ms(gchip, te))
+        m = next((T for T, who, pos in log if who == "B" and pos == pay[5]
+                  and abs(wrap(T - guess)) < 8), None)
+        if m is not None:
+            out.append((g, m))
+    return out
 
 
 def _spread(values):
@@ -273,8 +326,10 @@ def judged_latencies(result, log):
     draws its result on both screens; a locked press draws nothing): ``guest_judged``
     from the guest's press to the end of the guest's first burst that changed pixels
     after the host's ``press`` line for it reached the guest; ``host_judged`` from the
-    host's press to the host's first such burst; ``guest_wait`` the guest's press to
-    that line's arrival (the round trip through the host)."""
+    host's press 3-6 ms from a guest's to the host's first such burst (often the
+    guest's press drawn first), ``host_solo_judged`` the same for the host's presses
+    150 ms from any guest press (as today's unlinked figure); ``guest_wait`` the
+    guest's press to that line's arrival (the round trip through the host)."""
     hchip, gchip = result.chips
     status, results = analyze.replay_results(hchip.data)
     if status or len(results) != len(log):
@@ -283,6 +338,7 @@ def judged_latencies(result, log):
     arrived = arrivals(result, 0, needles)
     out = {}
     for name, chip, tag, who, window in (("host", hchip, "pair", "A", 10),
+                                         ("host_solo", hchip, "solo", "A", 10),
                                          ("guest", gchip, "press", "B", 14)):
         bursts = [b for b in chip.bursts if b["changed"] > 0]
         lat, wait = [], []
@@ -320,6 +376,9 @@ def report(out):
              out["keypad_lag_ms"], out["host_keypad_lag_ms"]))
     print("  pairs 3-6 ms apart (host press - guest press): %s" % out["pairs"])
     print("  press-to-pixel: %s" % out["latency_ms"])
-    print("  CSPEED_DIAG: %s" % out["diag"])
+    if out["diag"] is None:
+        print("  CSPEED_DIAG off (press-to-pixel as a player sees it; no heap figures)")
+    else:
+        print("  CSPEED_DIAG (its heap walks slow every press frame): %s" % out["diag"])
     for problem in out["problems"]:
         print("CHECK FAILED: %s" % problem)
