@@ -134,7 +134,7 @@ def test_the_shared_screen_is_unchanged_without_link():
     assert [c.flipped for c in view.cards] == [False] * 4 + [True] * 4
 
 
-def test_the_lines_of_a_judged_press_go_on_the_wire_in_the_pass_that_judged_them():
+def test_a_guest_press_is_judged_and_sent_back_in_the_pass_its_watermark_came():
     pair = linked("grid")
     pair.start_match()
     assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
@@ -148,6 +148,10 @@ def test_the_lines_of_a_judged_press_go_on_the_wire_in_the_pass_that_judged_them
             if host.presses != before:
                 # the host's pass that judged it sent its lines, before drawing them
                 assert host.session.waiting() == 0
+                # and judged it (the engine's clock past it) on the watermark that
+                # followed it, not on a later one
+                line = [x for x in pair.a.log_text().splitlines() if x.startswith("press")][-1]
+                assert " B " in line and host.game.clock > int(line.split()[1]), line
                 return
     raise AssertionError("no guest press was judged")
 
