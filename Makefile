@@ -163,18 +163,24 @@ powercut: venv node_modules
 # Link figures on two emulated Picos (docs/LINK.md): the guest's presses mapped to the
 # host's clock with the guest 0 and 100 ppm fast, LINK_SECONDS of presses each (about
 # 5-10 minutes of wall time per emulated minute); make test runs a 12 s one. Then the
-# firmware linked on both (--firmware): its mapping error, presses 3-6 ms apart,
-# press-to-pixel and heap, LINK_FW_SECONDS of play each (slower: 10-20 min a minute).
+# firmware linked on both (--firmware): its mapping error and presses 3-6 ms apart
+# with press-to-pixel as a player sees it (--no-diag), then with CSPEED_DIAG its heap
+# and bytes per frame for every game (LINK_FW_SECONDS of play each: about 12 min of
+# wall time an emulated minute).
 LINK_SECONDS ?= 60
-LINK_FW_SECONDS ?= 30
+LINK_FW_SECONDS ?= 20
 link: export SDL_VIDEODRIVER = dummy
 link: export SDL_AUDIODRIVER = dummy
 link: venv node_modules
 	@$(CPSTACK) fetch --quiet $(PICO_FILES)
 	CSPEED_LINK=all $(VENV)/bin/pytest -q -p no:cacheprovider tests/test_picosim_link.py
 	$(PY) -m tools.picosim.linkbench --seconds $(LINK_SECONDS) --json build/linkbench.json $(ARGS)
-	$(PY) -m tools.picosim.linkbench --firmware --seconds $(LINK_FW_SECONDS) \
+	$(PY) -m tools.picosim.linkbench --firmware --no-diag --seconds $(LINK_FW_SECONDS) \
 		--json build/linkbench-fw.json $(ARGS)
+	for game in grid row speed aggravation; do \
+		$(PY) -m tools.picosim.linkbench --firmware --game $$game --ppm 100 \
+			--seconds $(LINK_FW_SECONDS) --json build/linkbench-fw-$$game.json || exit 1; \
+	done
 
 # Every scenario of tests/hil on the Blinka emulator and the emulated Pico: the
 # match logs must agree with each other and with the scenario's .expected trace.
