@@ -172,6 +172,43 @@ def test_the_guests_watermark_covers_a_press_scanned_after_its_pass_began():
     assert link.wm_sent == stamp and link.frames_out == sent + 2  # its press, then this
 
 
+@pytest.mark.parametrize("short", ["host", "guest"])
+def test_a_table_the_heap_cannot_hold_abandons_the_match_on_both_without_a_crash(
+        monkeypatch, short):
+    import hw.games.grid as kind
+
+    real = kind.view
+    failing = [0 if short == "host" else 1]
+
+    def view(width, height, glyphs, tiles, player=-1):
+        if player in failing:
+            raise MemoryError("memory allocation failed, allocating 640 bytes")
+        return real(width, height, glyphs, tiles, player)
+
+    monkeypatch.setattr(kind, "view", view)
+    pair = linked("grid")
+    pair.a.tap(KEY_START)
+    hand = pair.a if short == "host" else pair.b
+    assert pair.run_until(lambda: pair.a.app.mode == LINK and pair.b.app.mode == LINK
+                          and hand.app.session.problem
+                          and not pair.a.app.session.in_match
+                          and not pair.b.app.session.in_match, 3000)
+    pair.step(200)
+    assert hand.app.session.problem[0] == b"Not enough memory"
+    if short == "guest":
+        assert pair.a.app.session.problem[0] == b"The guest's memory"
+    assert pair.a.log_text() == pair.b.log_text()
+    abandoned = split_matches(pair.a.log_text())
+    assert len(abandoned) == 1 and "start" not in abandoned[0]  # no game was dealt
+    assert abandoned[0].endswith("# match abandoned (not enough memory)\n")
+    failing.clear()  # (memory enough again, as for a game that fits): the next match plays
+    pair.start_match()
+    assert pair.a.app.session.problem is None and pair.b.app.session.problem is None
+    assert pair.play_match(limit_ms=400000)
+    assert pair.a.log_text() == pair.b.log_text()
+    assert replay(split_matches(pair.a.log_text())[-1])
+
+
 def test_cable_pulled_pauses_both_within_half_a_second_then_resumes():
     pair = linked("grid")
     pair.start_match()

@@ -42,6 +42,7 @@ from hw.link.fair import NOT_YET
 KEY_PLAY = 0  # a PRESS frame's key byte: a play (its argument: the engine's)
 KEY_TAP = 1  # START tapped on the guest: begin a match (link screen, match over)
 KEY_HOLD = 2  # START held on the guest: abandon the match
+KEY_NO_MEMORY = 3  # the guest's heap could not hold the match: abandon it
 QUEUE = 16  # presses waiting to be judged, per seat
 OUT_SIZE = 2048  # host: the match's lines so far (a guest that restarts gets them again)
 BACK_MS = 1500  # the countdown after the link came back
@@ -70,6 +71,9 @@ ABANDONED_HOST = b"match abandoned (the host restarted)"
 ABANDONED_GUEST = b"match abandoned (the guest restarted)"
 ABANDONED_LOST = b"match abandoned (link lost)"
 ABANDONED_FULL = b"match abandoned (link log overflowed)"
+ABANDONED_MEMORY = b"match abandoned (not enough memory)"
+NO_MEMORY = (b"Not enough memory", b"for this game linked")
+GUEST_NO_MEMORY = (b"The guest's memory", b"is too small for it")
 _ABANDON = b"# match abandoned"
 
 
@@ -214,6 +218,7 @@ class LinkSession:
         """Guest: the host began a match of ``kind`` with ``rules`` (its log's ``rules``
         line); its lines will start each game."""
         app = self.app
+        self.problem = None
         app.stats.match_begins(True, -1)
         app.matches += 1
         app._use(kind)  # pylint: disable=protected-access
@@ -325,7 +330,7 @@ class LinkSession:
         begins one (the guest asks the host to)."""
         app = self.app
         if (app.mode == LINK or app.mode == DONE) and self.start_tapped(now):
-            app.begin_match(now)
+            self.begin_match(now)
 
     def _start_held(self, now):
         """START held while linked: leave link play (the link screen), or abandon the
@@ -355,8 +360,28 @@ class LinkSession:
         """Host: the guest's START on the link screen or after a match."""
         app = self.app
         if app.mode == LINK or app.mode == DONE:
-            app.begin_match(app.last)
+            self.begin_match(app.last)
 
+    def begin_match(self, now):
+        """Host: begin a match. One this handheld's heap cannot hold (a MemoryError while
+        its table is built) is abandoned, and the link screen says why: never a crash."""
+        self.problem = None
+        try:
+            self.app.begin_match(now)
+        except MemoryError:
+            self.no_memory(NO_MEMORY)
+
+    def no_memory(self, problem):
+        """The match could not be set up here (host) or there (guest): abandoned on both,
+        the link screen says so."""
+        app = self.app
+        app.card_tiles = None  # (a half-built table's cards)
+        if self.host:
+            app.log.comment(ABANDONED_MEMORY)  # the guest leaves it on this line
+        else:
+            self.link.send_press(app.last, KEY_NO_MEMORY, 0)
+        self.problem = problem
+        self.leave_match()
     def start_tapped(self, t):
         """START tapped on the link screen or after a match: True if this side begins it."""
         if not self.linked or self.lost:
@@ -395,6 +420,8 @@ class LinkSession:
             self.remote_start()
         elif key == KEY_HOLD:
             self.remote_abandon()
+        elif key == KEY_NO_MEMORY and self.in_match:
+            self.no_memory(GUEST_NO_MEMORY)
 
     def _queue(self, seat, t, n):
         count = self.counts[seat]
@@ -560,7 +587,10 @@ class LinkSession:
                 if game.start(value) == OK:
                     self.follow_start(value)
         elif c == 114:  # rules ...: a match begins (set-up: allocates)
-            self._begin(bytes(buf[start:end]).decode())
+            try:
+                self._begin(bytes(buf[start:end]).decode())
+            except MemoryError:
+                self.no_memory(NO_MEMORY)
         elif c == 35:  # a comment: the host's abandon ends the match here too
             if n >= len(_ABANDON):
                 for k in range(len(_ABANDON)):
