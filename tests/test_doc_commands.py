@@ -171,8 +171,13 @@ NOT_RUN = {
     " --seconds 12": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/crc_code.py --seconds 25":
         PICOSIM,
-    ".venv/bin/python -m tools.picosim.linkbench --firmware --seconds 20 --ppm 0": PICOSIM
-    + " (two chips: about 8 minutes; tests/test_picosim_link_play.py runs the firmware linked)",
+    ".venv/bin/python -m tools.picosim --code tools/picosim/device/link_heap_code.py"
+    " --seconds 8": PICOSIM,
+    ".venv/bin/python -m tools.picosim.linkbench --firmware --no-diag --seconds 20 --ppm 0":
+        PICOSIM + " (two chips: about 4 minutes; tests/test_picosim_link_play.py runs the"
+        " firmware linked)",
+    ".venv/bin/python -m tools.picosim.linkbench --firmware --game row --seconds 20 --ppm 100":
+        PICOSIM + " (two chips: about 6 minutes)",
     "CSPEED_ATTRACT_S=0 .venv/bin/python -m tools.emulate --window --nvm none --seed 7":
         "a window a person plays in, open until closed",
     "make fuzz": "tests/fuzz at 100,000 cases (an hour); make test runs the same tests smaller",

@@ -162,6 +162,20 @@ def test_a_press_is_followed_at_once_by_its_watermark_and_idle_ones_keep_their_p
     assert guest.wm_sent == now + 2  # and then the period again
 
 
+def test_a_watermark_lets_the_host_judge_every_tick_up_to_it():
+    pair = Pair(seed=11)
+    pair.run(1000)
+    guest, host = pair.guest.link, pair.host.link
+    assert host.sync.ready
+    now = pair.guest.clock.ticks(pair.guest.t)
+    guest.send_press(now, 0, 1)
+    guest.drained(now)  # every press stamped up to now was sent
+    pair.run(pair.guest.t + 20)
+    # the guest's clock has passed ``now``: the host may advance past its mapped tick
+    assert host.gate.horizon[1] == host.sync.to_host(now + 1)
+    assert host.gate.limit(host.sync.to_host(now) + 50) == host.sync.to_host(now + 1)
+
+
 def test_frames_for_another_seat_or_from_a_stranger_are_ignored():
     pair = Pair(seed=9)
     pair.run(500)

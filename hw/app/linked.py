@@ -148,6 +148,10 @@ class LinkSession:
         self.host_now_last = 0
         self.host_seen = False  # a line with the host's time came since linking
         self.in_match = False
+        # a screen to build, a match to begin: done once the cable's read is over, not
+        # from inside it (a table built there ran out of CircuitPython's Python stack)
+        self.show_due = False
+        self.begin_due = False
         self.shown = -1  # the link screen shows the lines of ``changes`` this
         self.requests = 0  # guest: START taps and holds sent
         self.dropped = 0  # presses the window or a queue could not take
@@ -156,6 +160,17 @@ class LinkSession:
     def poll(self, now):
         """Read the cable, act on it, send what is due (call first in every pass)."""
         self.link.poll()
+        app = self.app
+        if self.begin_due:  # host: the guest's START
+            self.begin_due = False
+            if app.mode == LINK or app.mode == DONE:
+                self.begin_match(app.last)
+        if self.show_due:  # guest: the host's rules or start line
+            self.show_due = False
+            try:
+                app._show(app.mode)  # pylint: disable=protected-access
+            except MemoryError:
+                self.no_memory(NO_MEMORY)
         if self.host:
             self._pump_log()
         if self.counting and ticks_diff(now, self.back_until) >= 0:
@@ -233,7 +248,8 @@ class LinkSession:
         app.seats[1] = app.humans[1]
         self.in_match = True
         app._get_ready(app.menu.hints(), False,  # pylint: disable=protected-access
-                       self.host_now(app.last))
+                       self.host_now(app.last), False)
+        self.show_due = True
 
     def follow_start(self, t):
         """Guest: the host's ``start T`` line began a game."""
@@ -246,7 +262,7 @@ class LinkSession:
         app.paused = False
         if app.mode != GAME:
             app.mode = GAME
-            app._show(GAME)  # pylint: disable=protected-access
+            self.show_due = True
 
     def close(self):
         """Leave link play: let the pins go."""
@@ -360,7 +376,7 @@ class LinkSession:
         """Host: the guest's START on the link screen or after a match."""
         app = self.app
         if app.mode == LINK or app.mode == DONE:
-            self.begin_match(app.last)
+            self.begin_due = True  # (after the read of the cable this came in)
 
     def begin_match(self, now):
         """Host: begin a match. One this handheld's heap cannot hold (a MemoryError while

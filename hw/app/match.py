@@ -104,13 +104,14 @@ class MatchFlow:
         self.log.match(game.rules)
         return game
 
-    def _get_ready(self, hints, attract, now):
+    def _get_ready(self, hints, attract, now, show=True):
         self.hints = hints
         self.attract = attract
         self.feedback.new_match(not self.seats[1].human, attract, self.kind.RANK_FLASH)
         self.paused = False
         self._ready(now)
-        self._show(READY)
+        if show:  # (a linked guest builds its table once its read of the cable is over)
+            self._show(READY)
 
     def _ready(self, now):
         self.mode = READY
