@@ -233,18 +233,23 @@ def output_file(option, path, suffixes=(), size_max=None, read_too=False):
             _check_space(os.path.dirname(os.path.abspath(path)))
             return
         target = os.path.realpath(path)  # a dangling link: its target gets written
-        made = _made_folders(os.path.dirname(target))
-        try:
-            _check_space(os.path.dirname(target))
-            with open(target, "xb"):
-                pass
-            os.remove(target)
-        finally:
-            _remove(made)  # the tool makes them when it writes
+        _create_and_remove(target, _made_folders(os.path.dirname(target)))
     except _Why as err:
         raise OutputError("cannot write %s: %s" % (label, err)) from None
     except OSError as err:
         raise OutputError("cannot write %s: %s" % (label, why(err))) from None
+
+
+def _create_and_remove(path, made):
+    """Check the free space where ``path`` goes, create it and remove it again; then
+    take away the folders ``made`` for the probe (the tool makes them when it writes)."""
+    try:
+        _check_space(os.path.dirname(path))
+        with open(path, "xb"):
+            pass
+        os.remove(path)
+    finally:
+        _remove(made)
 
 
 def output_folder(option, path):
@@ -262,13 +267,7 @@ def output_folder(option, path):
                 raise _Why("it is %s, not a folder" % (kind or "a file"))
         else:
             made = _made_folders(os.path.abspath(path))
-        try:
-            _check_space(path)
-            with open(probe, "xb"):
-                pass
-            os.remove(probe)
-        finally:
-            _remove(made)  # the tool makes them when it writes
+        _create_and_remove(probe, made)
     except _Why as err:
         raise OutputError("cannot write into %s: %s" % (label, err)) from None
     except OSError as err:

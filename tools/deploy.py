@@ -141,6 +141,14 @@ def compile_mpy(source, target, mpy_cross, name):
         raise DeployError("mpy-cross failed on %s: %s" % (source, result.stderr.strip()))
 
 
+def _compiled(source, rel, work, mpy_cross, name):
+    """``source`` compiled to ``rel`` under folder ``work``; returns that file."""
+    compiled = Path(work).joinpath(*rel.parts)
+    compiled.parent.mkdir(parents=True, exist_ok=True)
+    compile_mpy(source, compiled, mpy_cross, name)
+    return compiled
+
+
 def install_libraries(drive, root=ROOT, mpy_cross=None, dry_run=False, out=sys.stdout):
     """Copy the pinned libraries into ``drive/lib`` (``.mpy`` if ``mpy_cross``); return files.
 
@@ -164,10 +172,7 @@ def add_libraries(swap, work, root=ROOT, mpy_cross=None, dry_run=False):
             if mpy_cross is not None:
                 rel = rel.with_suffix(".mpy")
                 if not dry_run:
-                    compiled = Path(work).joinpath(*rel.parts)
-                    compiled.parent.mkdir(parents=True, exist_ok=True)
-                    compile_mpy(source, compiled, mpy_cross, "/" + str(rel))
-                    source = compiled
+                    source = _compiled(source, rel, work, mpy_cross, "/" + str(rel))
             swap.add(source, rel, label=str(rel.relative_to("lib")))
             units.add(swap.unit(rel))
         for stale in (module, module + ".py", module + ".mpy"):
@@ -261,10 +266,7 @@ def _add_firmware(swap, drive, root, settings, work, mpy_cross, dry_run):
                 # compiler: kilobytes of heap in play (docs/FIRMWARE.md).
                 rel = rel.with_suffix(".mpy")
                 if not dry_run:
-                    compiled = Path(work).joinpath(*rel.parts)
-                    compiled.parent.mkdir(parents=True, exist_ok=True)
-                    compile_mpy(path, compiled, mpy_cross, str(rel))
-                    path = compiled
+                    path = _compiled(path, rel, work, mpy_cross, str(rel))
             swap.add(path, rel, label=label)
     return swap
 
