@@ -313,9 +313,9 @@ def test_a_guest_that_restarts_mid_match_rejoins_with_the_match_so_far():
 
 
 def test_past_the_hosts_buffer_a_guest_restart_abandons_the_match(monkeypatch):
-    from hw.app import linked as linked_module
+    from hw.app import link_host
 
-    monkeypatch.setattr(linked_module, "OUT_SIZE", 300)  # a match's first lines, no more
+    monkeypatch.setattr(link_host, "OUT_SIZE", 300)  # a match's first lines, no more
     pair = linked("grid")
     pair.start_match()
     assert pair.run_until(lambda: pair.b.app.mode == GAME, 5000)

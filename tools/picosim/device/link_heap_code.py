@@ -31,7 +31,8 @@ last = start
 modules = ["hw.link.frame", "hw.link.link", "hw.link.fair"]
 if not GUEST:
     modules.append("hw.link.sync")
-for name in modules + ["hw.app.linked", "hw.views.link_view"]:
+for name in modules + ["hw.app.linked", "hw.app.link_guest" if GUEST else "hw.app.link_host",
+                       "hw.views.link_view"]:
     __import__(name)
     now = free()
     print("probe import-%s free=%d cost=%d" % (name, now, last - now))
@@ -44,7 +45,7 @@ port = app.link()
 now = free()
 print("probe uart free=%d cost=%d" % (now, last - now))
 last = now
-app.session = linked.LinkSession(app, app.menu.link, port, app.clock, 1)
+app.session = linked.session(app, app.menu.link, port, app.clock, 1)
 now = free()
 print("probe session free=%d cost=%d" % (now, last - now))
 last = now

@@ -1,0 +1,246 @@
+"""Link play, the host's side: it judges both seats and streams the log (docs/LINK.md).
+
+:class:`HostSession` is :class:`hw.app.linked.LinkSession` for the handheld that owns
+the match (seat A): its own presses and the guest's wait in two small queues and are
+given to the engine in time order up to ``hw.link.fair.Gate.limit``; every line its
+match log writes goes to the guest too (:meth:`HostSession.write`), kept from the
+match's ``CSLOG 1`` header on while it fits, so a guest that restarts gets the match so
+far. The guest's half is ``hw.app.link_guest``: each handheld loads only its own.
+
+Implementation Notes
+--------------------
+
+Imported by ``hw.app.linked.start`` for the host only, forgotten with it. After
+set-up a press (queued, judged), a log line sent and a frame allocate nothing.
+"""
+
+from engine.ticks import ticks_add, ticks_diff
+from hw.app.linked import (
+    ABANDONED_FULL, ABANDONED_GUEST, ABANDONED_HELD, ABANDONED_MEMORY, BACK_MS, GUEST_GONE,
+    GUEST_NO_MEMORY, KEY_HOLD, KEY_NO_MEMORY, KEY_PLAY, KEY_TAP, NO_MEMORY, LinkSession,
+)
+from hw.app.modes import DONE, LINK, READY
+from hw.link import link as lk
+from hw.link.fair import NOT_YET
+
+QUEUE = 16  # presses waiting to be judged, per seat
+OUT_SIZE = 2048  # the match's lines so far (a guest that restarts gets them again)
+
+
+class HostSession(LinkSession):
+    """The host's side of link play (see the module docstring)."""
+
+    def __init__(self, app, port, clock, nonce):
+        super().__init__(app, True, lk.Link(lk.ROLE_HOST, port, clock, self, nonce,
+                                            slot_size=200), port)
+        # presses waiting for the gate (times, engine arguments), per seat
+        self.times = ([0] * QUEUE, [0] * QUEUE)
+        self.args = (bytearray(QUEUE), bytearray(QUEUE))
+        self.heads = bytearray(2)
+        self.counts = bytearray(2)
+        self.out = bytearray(OUT_SIZE)  # lines for send_log: len, bytes
+        self.out_from = 0  # the next line to send
+        self.out_to = 0
+        self.match_at = 0  # where the match's lines begin (its CSLOG 1 header)
+        self.kept = False  # every line of the match is still in ``out``: a rejoin can replay
+        self.rejoins = 0
+        self.begin_due = False  # the guest's START: begun once the cable's read is over
+
+    # ------------------------------------------------------------ every pass
+    def after_read(self):
+        app = self.app
+        if self.begin_due:  # (a match begun from inside the read ran out of Python stack)
+            self.begin_due = False
+            if app.mode == LINK or app.mode == DONE:
+                self.begin_match(app.last)
+        self._pump_log()
+
+    def step(self, now):
+        """A pass in a match: judge the presses up to the gate; the flow runs at ``now``."""
+        self.judge(now)
+        return now
+
+    def rejoined(self):
+        """The guest restarted: it gets the match so far (if kept), else it is over."""
+        if self.in_match and self.kept:  # it gets the match so far, then play goes on
+            self.out_from = self.match_at
+            self.rejoins += 1
+            self.counting = True
+            self.back_until = ticks_add(self.link.clock(), BACK_MS)
+        elif self.in_match:
+            self.problem = GUEST_GONE
+            self.app.log.comment(ABANDONED_GUEST)
+            self.leave_match()
+
+    # ------------------------------------------------------------ START
+
+    def remote_abandon(self):
+        """The guest held START in a match: it is abandoned, as a held START here."""
+        app = self.app
+        if READY <= app.mode < DONE:
+            self.judge(app.last)
+            app.log.comment(ABANDONED_HELD)
+            self.leave_match()
+
+    def remote_start(self):
+        """The guest's START on the link screen or after a match."""
+        app = self.app
+        if app.mode == LINK or app.mode == DONE:
+            self.begin_due = True  # (after the read of the cable this came in)
+
+    def begin_match(self, now):
+        """Begin a match. One this handheld's heap cannot hold (a MemoryError while
+        its table is built) is abandoned, and the link screen says why: never a crash."""
+        self.problem = None
+        try:
+            self.app.begin_match(now)
+        except MemoryError:
+            self.no_memory(NO_MEMORY)
+
+    def abandon_for_memory(self):
+        self.app.log.comment(ABANDONED_MEMORY)  # the guest leaves it on this line
+
+    def start_tapped(self, t):
+        """START tapped on the link screen or after a match: True (this side begins it)."""
+        return self.linked and not self.lost
+
+    def start_held(self, now):
+        """START held in a match: it is abandoned (the log says so)."""
+        self.judge(now)
+        self.app.log.comment(ABANDONED_HELD)
+        self.leave_match()
+
+    # ------------------------------------------------------------ presses
+    def press(self, n, t):
+        """A press of this handheld's player: queued for the gate."""
+        if not self.paused():
+            self._queue(0, self.link.gate.place(t), n)
+
+    def on_press(self, seat, t, key, arg):
+        """The guest's press (``t`` on the guest's clock) or START request."""
+        if key == KEY_PLAY:
+            sync = self.link.sync
+            if sync.ready and self.in_match and not self.paused():
+                self._queue(1, self.link.gate.place(sync.to_host(t)), arg)
+        elif key == KEY_TAP:
+            self.remote_start()
+        elif key == KEY_HOLD:
+            self.remote_abandon()
+        elif key == KEY_NO_MEMORY and self.in_match:
+            self.no_memory(GUEST_NO_MEMORY)
+
+    def _queue(self, seat, t, n):
+        count = self.counts[seat]
+        if count >= QUEUE:
+            self.dropped += 1
+            return
+        at = (self.heads[seat] + count) % QUEUE
+        self.times[seat][at] = t
+        self.args[seat][at] = n
+        self.counts[seat] = count + 1
+
+    def judge(self, now):
+        """Give the engine every waiting press up to the gate's limit, in time order,
+        then advance it to that limit."""
+        app = self.app
+        gate = self.link.gate
+        game = app.game
+        if not game.started:
+            # No game yet: nothing to judge, and the clock follows now, so the first
+            # game starts at now (a new engine's clock is 0: past 2**28 ms of uptime,
+            # now would read as before it, and the game would start at 0).
+            app._advance(now)  # pylint: disable=protected-access
+            return
+        lim = gate.limit(now) if self.linked else now
+        if lim == NOT_YET:
+            return
+        if ticks_diff(lim, game.clock) < 0:
+            lim = game.clock  # a game just started at now: nothing before it to judge
+        counts = self.counts
+        heads = self.heads
+        while True:
+            seat = -1
+            best = 0
+            for s in range(2):
+                if counts[s]:
+                    t = self.times[s][heads[s]]
+                    if ticks_diff(t, lim) <= 0 and (seat < 0 or ticks_diff(t, best) < 0):
+                        seat = s
+                        best = t
+            if seat < 0:
+                break
+            n = self.args[seat][heads[seat]]
+            heads[seat] = (heads[seat] + 1) % QUEUE
+            counts[seat] -= 1
+            if app.mode == 3:  # GAME (hw.app.modes): presses read in play only
+                if ticks_diff(best, game.clock) < 0:
+                    best = game.clock
+                app.press(seat, n, best)
+        app._advance(lim)  # pylint: disable=protected-access
+        gate.judged_to(game.clock)
+        self._pump_log()  # the lines judged go out now, not after this pass's drawing
+
+    def clear_presses(self):
+        """A match ends or begins: nothing waits any more."""
+        self.counts[0] = self.counts[1] = 0
+
+    # ------------------------------------------------------------ the log
+    def write(self, line):
+        """``line`` (a log line ending in a newline) goes to the guest too; a
+        match's lines are kept from its header on while they fit, for a rejoin."""
+        if not self.linked:
+            return
+        n = len(line) - 1
+        if line[0] == 67:  # "CSLOG 1": a match begins (what was sent before is let go)
+            self._drop_before(self.out_from)
+            self.match_at = self.out_to
+            self.kept = True
+        if not self._room(n + 1):  # the guest fell too far behind
+            self.out_from = self.out_to = self.match_at = 0
+            self.kept = False
+            self.problem = (b"The link fell behind", b"match abandoned")
+            self.app.log.comment(ABANDONED_FULL)
+            self.leave_match()
+            return
+        out = self.out
+        at = self.out_to
+        out[at] = n
+        for k in range(n):
+            out[at + 1 + k] = line[k]
+        self.out_to = at + 1 + n
+
+    def _room(self, size):
+        """True if ``size`` more bytes fit in ``out``, after letting go of what was sent
+        (the match's own lines last: then a rejoin can no longer replay it)."""
+        if self.out_to + size <= OUT_SIZE:
+            return True
+        self._drop_before(self.match_at if self.kept and self.match_at < self.out_from
+                          else self.out_from)
+        if self.out_to + size <= OUT_SIZE:
+            return True
+        if self.kept:
+            self.kept = False
+            self._drop_before(self.out_from)
+        return self.out_to + size <= OUT_SIZE
+
+    def _drop_before(self, start):
+        out = self.out
+        size = self.out_to - start
+        for k in range(size):
+            out[k] = out[start + k]
+        self.out_from -= start
+        self.match_at = self.match_at - start if self.match_at >= start else 0
+        self.out_to = size
+
+    def _pump_log(self):
+        link = self.link
+        out = self.out
+        while self.out_from < self.out_to and link.window_free() > 0:
+            n = out[self.out_from]
+            if not link.send_log(out, n, self.out_from + 1):
+                return
+            self.out_from += 1 + n
+
+    def waiting(self):
+        """Log bytes not yet given to the link."""
+        return self.out_to - self.out_from
