@@ -31,7 +31,9 @@ class HostSession(LinkSession):
     """The host's side of link play (see the module docstring)."""
 
     def __init__(self, app, port, clock, nonce):
-        super().__init__(app, True, lk.Link(lk.ROLE_HOST, port, clock, self, nonce,
+        # 4 frames in flight are plenty at the line's rate (the guest acks every pass);
+        # each slot holds the longest line, 200 bytes
+        super().__init__(app, True, lk.Link(lk.ROLE_HOST, port, clock, self, nonce, slots=4,
                                             slot_size=200), port)
         # presses waiting for the gate (times, engine arguments), per seat
         self.times = ([0] * QUEUE, [0] * QUEUE)
