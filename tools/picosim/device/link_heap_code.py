@@ -28,9 +28,9 @@ def free():
 start = free()
 print("probe build free=%d" % start)
 last = start
-modules = ["hw.link.frame", "hw.link.link", "hw.link.fair"]
+modules = ["hw.link.frame", "hw.link.link"]
 if not GUEST:
-    modules.append("hw.link.sync")
+    modules += ["hw.link.fair", "hw.link.sync"]  # the host's only
 for name in modules + ["hw.app.linked", "hw.app.link_guest" if GUEST else "hw.app.link_host",
                        "hw.views.link_view"]:
     __import__(name)
