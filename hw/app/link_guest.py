@@ -22,7 +22,7 @@ from hw.app.linked import (
     ABANDONED_HOST, ABANDONED_LOST, HOST_GONE, KEY_HOLD, KEY_NO_MEMORY, KEY_PLAY, KEY_TAP,
     NO_MEMORY, LinkSession,
 )
-from hw.app.modes import GAME, LINK
+from hw.app.modes import GAME, LINK, TABLE_SCREEN
 from hw.link import link as lk
 
 _ABANDON = b"# match abandoned"
@@ -190,6 +190,9 @@ class GuestSession(LinkSession):
             self.problem = (b"The host plays a game", b"this handheld lacks")
             self.changes += 1
             return
+        # the screen goes first: the game's code and table then get the heap in one
+        # piece (loaded around the link screen, Aggravation's table did not fit a Pico)
+        self.app._let_go(TABLE_SCREEN)  # pylint: disable=protected-access
         rules = rules_class(key)()
         for field in fields:
             name, _, value = field.partition("=")

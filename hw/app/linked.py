@@ -176,7 +176,7 @@ class LinkSession:
         self.in_match = False
         self.clear_presses()
         self.changes += 1
-        if app.mode != LINK:
+        if app.mode != LINK or app.view is None:  # (None: let go for a table not built)
             app._show(LINK)  # pylint: disable=protected-access
 
     def close(self):

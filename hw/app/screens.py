@@ -60,8 +60,9 @@ class Screens:
         if screen != self.screen:
             self._build(screen)
 
-    def _build(self, screen):
-        """Drop the current screen's scene, collect, build ``screen``'s and show it."""
+    def _let_go(self, screen):
+        """Drop the current screen's scene on the way to ``screen`` (the code only it
+        needs forgotten too) and collect: what comes next gets the heap in one piece."""
         display = self.display
         if display.root_group is not None:
             display.root_group = None  # the display lets go of the old scene
@@ -81,6 +82,11 @@ class Screens:
             forget("hw.views.button_check")
         self.screen = NO_SCREEN
         gc.collect()
+
+    def _build(self, screen):
+        """Drop the current screen's scene, collect, build ``screen``'s and show it."""
+        self._let_go(screen)
+        display = self.display
         width = display.width
         height = display.height
         if screen == TITLE_SCREEN:
