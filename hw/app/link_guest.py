@@ -66,8 +66,8 @@ class GuestSession(LinkSession):
             app = self.app
             try:
                 app._show(app.mode)  # pylint: disable=protected-access
-            except MemoryError:
-                self.no_memory(NO_MEMORY)
+            except MemoryError as err:
+                self.no_memory(NO_MEMORY, err)
 
     def tick(self, now):
         """After the app read its keys (``now``: past every press read): every keypad
@@ -167,8 +167,8 @@ class GuestSession(LinkSession):
         elif c == 114:  # rules ...: a match begins (set-up: allocates)
             try:
                 self._begin(bytes(buf[start:end]).decode())
-            except MemoryError:
-                self.no_memory(NO_MEMORY)
+            except MemoryError as err:
+                self.no_memory(NO_MEMORY, err)
         elif c == 35:  # a comment: the host's abandon ends the match here too
             if n >= len(_ABANDON):
                 for k in range(len(_ABANDON)):

@@ -96,8 +96,8 @@ class HostSession(LinkSession):
         self.problem = None
         try:
             self.app.begin_match(now)
-        except MemoryError:
-            self.no_memory(NO_MEMORY)
+        except MemoryError as err:
+            self.no_memory(NO_MEMORY, err)
 
     def abandon_for_memory(self):
         self.app.log.comment(ABANDONED_MEMORY)  # the guest leaves it on this line

@@ -273,10 +273,13 @@ class LinkSession:
         else:
             self.leave_match()
 
-    def no_memory(self, problem):
+    def no_memory(self, problem, err=None):
         """The match could not be set up here or on the other handheld: abandoned on
-        both (the host logs it), the link screen says so."""
+        both (the host logs it), the link screen says so (and the console, here: what
+        could not be allocated)."""
         self.app.card_tiles = None  # (a half-built table's cards)
+        if err is not None:
+            print("link: not enough memory for this game linked: %s" % err)
         self.abandon_for_memory()
         self.problem = problem
         self.leave_match()
