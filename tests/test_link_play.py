@@ -177,7 +177,7 @@ def test_the_guests_watermark_covers_a_press_scanned_after_its_pass_began():
 
 @pytest.mark.parametrize("short", ["host", "guest"])
 def test_a_table_the_heap_cannot_hold_abandons_the_match_on_both_without_a_crash(
-        monkeypatch, short):
+        monkeypatch, capsys, short):
     import hw.games.grid as kind
 
     real = kind.view
@@ -198,6 +198,8 @@ def test_a_table_the_heap_cannot_hold_abandons_the_match_on_both_without_a_crash
                           and not pair.b.app.session.in_match, 3000)
     pair.step(200)
     assert hand.app.session.problem[0] == b"Not enough memory"
+    assert "link: not enough memory for this game linked: memory allocation failed" in \
+        capsys.readouterr().out  # the console says what could not be had
     if short == "guest":
         assert pair.a.app.session.problem[0] == b"The guest's memory"
     assert pair.a.log_text() == pair.b.log_text()
