@@ -101,11 +101,9 @@ def link_opener(profile, board):
         return None, None
     from supervisor import ticks_ms
 
-    def opener():
-        from hw.app.linked import open_uart
+    from hw.board import uart_opener
 
-        return open_uart(tx, rx)
-    return opener, ticks_ms
+    return uart_opener(tx, rx), ticks_ms
 
 
 FRAM_I2C_HZ = 400000  # the record FRAM's bus clock (the MB85RC256V takes up to 1 MHz)
@@ -205,8 +203,11 @@ def diag_level(getenv=None):
     return setting_int("CSPEED_DIAG", (getenv or os.getenv)("CSPEED_DIAG"), 0, 0, 2)
 
 
-def run(app=None, getenv=None, seed=None):
-    """Build the app (unless given; ``seed`` seeds its shuffles) and run the main loop forever."""
+def start(app=None, getenv=None, seed=None):
+    """Build the app (unless given; ``seed`` seeds its shuffles); return ``(loop, args)``:
+    ``loop(*args)`` runs the main loop forever (``hw.app.App.run``, or ``hw.diag.run``
+    with ``CSPEED_DIAG`` on). Nothing built refers back to this module: ``code.py``
+    forgets it then, and its code leaves the heap (only start-up needs it)."""
     from supervisor import ticks_ms
 
     try:
@@ -219,7 +220,11 @@ def run(app=None, getenv=None, seed=None):
         fail(err, getenv)
     if level:
         from hw import diag
-        diag.run(app, ticks_ms, level)
-    step = app.step
-    while True:
-        step(ticks_ms())
+        return diag.run, (app, ticks_ms, level)
+    return app.run, (ticks_ms,)
+
+
+def run(app=None, getenv=None, seed=None):
+    """:func:`start`, then its main loop, forever."""
+    loop, args = start(app, getenv, seed)
+    loop(*args)

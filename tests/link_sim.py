@@ -157,8 +157,8 @@ class Pair:
         rng = self.rng
         self.loop_ms, self.refresh_ms, self.refresh_p = loop_ms, refresh_ms, refresh_p
         starts = [rng.uniform(0, 1 << 29), rng.uniform(0, 1 << 29)]
-        self.host = Device(self, lk.ROLE_HOST, Clock(ppm[0], starts[0]), rng.getrandbits(16))
-        self.guest = Device(self, lk.ROLE_GUEST, Clock(ppm[1], starts[1]), rng.getrandbits(16))
+        self.host = Device(self, lk._ROLE_HOST, Clock(ppm[0], starts[0]), rng.getrandbits(16))
+        self.guest = Device(self, lk._ROLE_GUEST, Clock(ppm[1], starts[1]), rng.getrandbits(16))
         ab, ba = Wire(rng, drop, corrupt, dup), Wire(rng, drop, corrupt, dup)
         self.host.out = self.guest.inp = ab
         self.guest.out = self.host.inp = ba
@@ -205,11 +205,11 @@ class Pair:
             self.step(host if host.t <= guest.t else guest)
 
     def linked(self):
-        return host_linked(self.host.link) and self.guest.link.state == lk.LINKED
+        return host_linked(self.host.link) and self.guest.link.state == lk._LINKED
 
 
 def host_linked(link):
-    return link.state == lk.LINKED and link.peer != fr.NO_SEAT
+    return link.state == lk._LINKED and link.peer != fr._NO_SEAT
 
 
 def wrap(x):
@@ -248,7 +248,7 @@ def sync_trial(seed, ppm, seconds=300.0, every=(200.0, 1500.0), **pair_args):
     stamped, mapped = [], []
 
     def guest_step(dev):
-        while pending and pending[0] <= dev.t and dev.link.state == lk.LINKED:
+        while pending and pending[0] <= dev.t and dev.link.state == lk._LINKED:
             press = pending.pop(0)
             g = dev.clock.ticks(press)
             assert dev.link.send_press(g, 1)
@@ -276,7 +276,7 @@ def fair_trial(seed, ppm, gap_ms, pairs=100, scan_ms=None, **pair_args):
     """
     import random as _random
 
-    from hw.link.fair import NOT_YET
+    from hw.link.fair import _NOT_YET as NOT_YET
     from engine.ticks import ticks_diff
 
     pair = Pair(seed=seed, ppm=(0.0, ppm), **pair_args)

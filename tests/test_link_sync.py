@@ -7,7 +7,8 @@ loops), not measured on a device; docs/LINK.md has the emulated-Pico ones.
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from hw.link.fair import NOT_YET, Gate
+from hw.link.fair import _NOT_YET as NOT_YET
+from hw.link.fair import Gate
 from hw.link.sync import ClockSync
 from link_sim import fair_trial, sync_trial
 

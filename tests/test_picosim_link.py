@@ -182,7 +182,7 @@ def test_the_guest_clock_runs_100_ppm_fast_on_the_wire(synced):
         i = dec.scan(data, i, len(data))
         if i < 0:
             break
-        if dec.kind == fr.SYNC_REP:
+        if dec.kind == fr._SYNC_REP:
             t3 = fr.get_u32(dec.buf, fr.HEADER + 8)
             points.append((ends[i - 1] / 1e9, t3))
     assert len(points) > 40
@@ -217,5 +217,5 @@ def test_hw_link_on_the_picos_resends_what_the_wire_lost_and_sees_the_cable_go(f
 
     for side in ("host", "guest"):
         events = [e for e, _ in out["events"][side]]
-        assert lk.EV_LOST in events and events[-1] == lk.EV_BACK, (side, events)
+        assert lk._EV_LOST in events and events[-1] == lk._EV_BACK, (side, events)
     assert out["error_ms"]["max"] <= 2.0

@@ -135,8 +135,8 @@ def compile_mpy(source, target, mpy_cross, name):
     """Compile ``source`` to ``target`` with CircuitPython's mpy-cross; ``name``: the
     module's ``__file__`` on the board (``/lib/NAME.mpy``), so that CircuitPython interns
     one name for the file and its source name, not two."""
-    result = subprocess.run([str(mpy_cross), "-o", str(target), "-s", name, str(source)],
-                            capture_output=True, text=True)
+    command = [str(mpy_cross), *cpstack.MPY_CROSS_FLAGS, "-o", str(target), "-s", name, str(source)]
+    result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         raise DeployError("mpy-cross failed on %s: %s" % (source, result.stderr.strip()))
 

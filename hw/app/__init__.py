@@ -155,6 +155,12 @@ class App(Screens, MatchFlow, Attract):
         self.session = None  # hw.app.linked.LinkSession while linked: it runs link play
         self._show(TITLE)
 
+    def run(self, ticks_ms):
+        """The main loop: a :meth:`step` at ``ticks_ms()``, forever."""
+        step = self.step
+        while True:
+            step(ticks_ms())
+
     def step(self, now):
         """One turn of the main loop at ``now`` (see the module docstring)."""
         if self.last >= 0 and ticks_diff(now, self.last) < 0:

@@ -16,16 +16,25 @@ sets the match up) and a frame allocate nothing: numbers are parsed in place fro
 frame's bytes.
 """
 
+from engine.compat import const
 from engine.family import OK
 from engine.ticks import ticks_add, ticks_diff
-from hw.app.linked import (
-    ABANDONED_HOST, ABANDONED_LOST, HOST_GONE, KEY_HOLD, KEY_NO_MEMORY, KEY_PLAY, KEY_TAP,
-    NO_MEMORY, LinkSession,
-)
+from hw.app.linked import LinkSession
 from hw.app.modes import GAME, LINK, TABLE_SCREEN
-from hw.link import link as lk
+from hw.link.link import Link
 
-_ABANDON = b"# match abandoned"
+# Private constants are folded into the code (no interned names); those shared with
+# hw.app.linked, hw.app.link_host and hw.link are checked equal by the tests.
+_ROLE_GUEST = const(2)  # hw.link.link
+_KEY_PLAY = const(0)  # a PRESS frame's key byte: a play (its argument: the engine's)
+_KEY_TAP = const(1)  # START tapped here: begin a match (link screen, match over)
+_KEY_HOLD = const(2)  # START held here: abandon the match
+_KEY_NO_MEMORY = const(3)  # this heap could not hold the match: abandon it
+_ABANDONED_HOST = const(b"match abandoned (the host restarted)")
+_ABANDONED_LOST = const(b"match abandoned (link lost)")
+_HOST_GONE = const((b"The host restarted", b"match abandoned"))
+_NO_MEMORY = const((b"Not enough memory", b"for this game linked"))
+_ABANDON = const(b"# match abandoned")
 
 _end = bytearray(2)  # where _int stopped (little-endian): a returned pair would allocate
 
@@ -49,7 +58,7 @@ class GuestSession(LinkSession):
     """The guest's side of link play (see the module docstring)."""
 
     def __init__(self, app, port, clock, nonce):
-        super().__init__(app, False, lk.Link(lk.ROLE_GUEST, port, clock, self, nonce,
+        super().__init__(app, False, Link(_ROLE_GUEST, port, clock, self, nonce,
                                              slot_size=8), port)
         # the host's time, estimated from the latest line's time
         self.host_t = 0
@@ -67,7 +76,7 @@ class GuestSession(LinkSession):
             try:
                 app._show(app.mode)  # pylint: disable=protected-access
             except MemoryError as err:
-                self.no_memory(NO_MEMORY, err)
+                self.no_memory(_NO_MEMORY, err)
 
     def tick(self, now):
         """After the app read its keys (``now``: past every press read): every keypad
@@ -85,36 +94,36 @@ class GuestSession(LinkSession):
     def host_restarted(self):
         self.host_seen = False
         if self.in_match:
-            self.problem = HOST_GONE
-            self.app.log.comment(ABANDONED_HOST)
+            self.problem = _HOST_GONE
+            self.app.log.comment(_ABANDONED_HOST)
             self.leave_match()
 
     def linked_again(self):
         self.host_seen = False  # maybe another host, another clock
 
     def abandon_for_memory(self):
-        self.link.send_press(self.app.last, KEY_NO_MEMORY, 0)  # the host abandons it
+        self.link.send_press(self.app.last, _KEY_NO_MEMORY, 0)  # the host abandons it
 
     # ------------------------------------------------------------ START
     def start_tapped(self, t):
         """START tapped on the link screen or after a match: the host is asked to begin
         one (False: not here)."""
-        if self.linked and not self.lost and self.link.send_press(t, KEY_TAP, 0):
+        if self.linked and not self.lost and self.link.send_press(t, _KEY_TAP, 0):
             self.requests += 1
         return False
 
     def start_held(self, t):
         """START held in a match: ask the host to abandon it (or, lost, do it here)."""
         if self.lost or not self.linked:
-            self.app.log.comment(ABANDONED_LOST)
+            self.app.log.comment(_ABANDONED_LOST)
             self.leave_match()
-        elif self.link.send_press(t, KEY_HOLD, 0):
+        elif self.link.send_press(t, _KEY_HOLD, 0):
             self.requests += 1
 
     # ------------------------------------------------------------ presses
     def press(self, n, t):
         """A press of this handheld's player: sent to the host."""
-        if not self.paused() and not self.link.send_press(t, KEY_PLAY, n):
+        if not self.paused() and not self.link.send_press(t, _KEY_PLAY, n):
             self.dropped += 1
 
     # ------------------------------------------------------------ the log
@@ -168,7 +177,7 @@ class GuestSession(LinkSession):
             try:
                 self._begin(bytes(buf[start:end]).decode())
             except MemoryError as err:
-                self.no_memory(NO_MEMORY, err)
+                self.no_memory(_NO_MEMORY, err)
         elif c == 35:  # a comment: the host's abandon ends the match here too
             if n >= len(_ABANDON):
                 for k in range(len(_ABANDON)):

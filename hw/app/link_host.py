@@ -14,18 +14,31 @@ Imported by ``hw.app.linked.start`` for the host only, forgotten with it. After
 set-up a press (queued, judged), a log line sent and a frame allocate nothing.
 """
 
+from engine.compat import const
 from engine.ticks import ticks_add, ticks_diff
-from hw.app.linked import (
-    ABANDONED_FULL, ABANDONED_GUEST, ABANDONED_HELD, ABANDONED_MEMORY, BACK_MS, GUEST_GONE,
-    GUEST_NO_MEMORY, KEY_HOLD, KEY_NO_MEMORY, KEY_PLAY, KEY_TAP, NO_MEMORY, LinkSession,
-)
+from hw.app.linked import LinkSession
 from hw.app.modes import DONE, LINK, READY
-from hw.link import link as lk
-from hw.link.fair import NOT_YET
+from hw.link.link import Link
 
-QUEUE = 16  # presses waiting to be judged, per seat
-OUT_SIZE = 2048  # the match's lines so far (a guest that restarts gets them again)
-
+# Private constants are folded into the code (no interned names); those shared with
+# hw.app.linked, hw.app.link_guest and hw.link are checked equal by the tests.
+_QUEUE = const(16)  # presses waiting to be judged, per seat
+_OUT_SIZE = const(2048)  # the match's lines so far (a guest that restarts gets them again)
+_ROLE_HOST = const(1)  # hw.link.link
+_NOT_YET = const(-1)  # hw.link.fair
+_KEY_PLAY = const(0)  # a PRESS frame's key byte: a play (its argument: the engine's)
+_KEY_TAP = const(1)  # START tapped on the guest: begin a match (link screen, match over)
+_KEY_HOLD = const(2)  # START held on the guest: abandon the match
+_KEY_NO_MEMORY = const(3)  # the guest's heap could not hold the match: abandon it
+_BACK_MS = const(1500)  # the countdown after the guest came back
+_ABANDONED_HELD = const(b"match abandoned (START held)")  # as hw.app's held START
+_ABANDONED_GUEST = const(b"match abandoned (the guest restarted)")
+_ABANDONED_FULL = const(b"match abandoned (link log overflowed)")
+_ABANDONED_MEMORY = const(b"match abandoned (not enough memory)")
+_GUEST_GONE = const((b"The guest restarted", b"match abandoned"))
+_NO_MEMORY = const((b"Not enough memory", b"for this game linked"))
+_GUEST_NO_MEMORY = const((b"The guest's memory", b"is too small for it"))
+_FELL_BEHIND = const((b"The link fell behind", b"match abandoned"))
 
 class HostSession(LinkSession):
     """The host's side of link play (see the module docstring)."""
@@ -33,14 +46,14 @@ class HostSession(LinkSession):
     def __init__(self, app, port, clock, nonce):
         # 4 frames in flight are plenty at the line's rate (the guest acks every pass);
         # each slot holds the longest line, 200 bytes
-        super().__init__(app, True, lk.Link(lk.ROLE_HOST, port, clock, self, nonce, slots=4,
+        super().__init__(app, True, Link(_ROLE_HOST, port, clock, self, nonce, slots=4,
                                             slot_size=200), port)
         # presses waiting for the gate (times, engine arguments), per seat
-        self.times = ([0] * QUEUE, [0] * QUEUE)
-        self.args = (bytearray(QUEUE), bytearray(QUEUE))
+        self.times = ([0] * _QUEUE, [0] * _QUEUE)
+        self.args = (bytearray(_QUEUE), bytearray(_QUEUE))
         self.heads = bytearray(2)
         self.counts = bytearray(2)
-        self.out = bytearray(OUT_SIZE)  # lines for send_log: len, bytes
+        self.out = bytearray(_OUT_SIZE)  # lines for send_log: len, bytes
         self.out_from = 0  # the next line to send
         self.out_to = 0
         self.match_at = 0  # where the match's lines begin (its CSLOG 1 header)
@@ -68,10 +81,10 @@ class HostSession(LinkSession):
             self.out_from = self.match_at
             self.rejoins += 1
             self.counting = True
-            self.back_until = ticks_add(self.link.clock(), BACK_MS)
+            self.back_until = ticks_add(self.link.clock(), _BACK_MS)
         elif self.in_match:
-            self.problem = GUEST_GONE
-            self.app.log.comment(ABANDONED_GUEST)
+            self.problem = _GUEST_GONE
+            self.app.log.comment(_ABANDONED_GUEST)
             self.leave_match()
 
     # ------------------------------------------------------------ START
@@ -81,7 +94,7 @@ class HostSession(LinkSession):
         app = self.app
         if READY <= app.mode < DONE:
             self.judge(app.last)
-            app.log.comment(ABANDONED_HELD)
+            app.log.comment(_ABANDONED_HELD)
             self.leave_match()
 
     def remote_start(self):
@@ -97,10 +110,10 @@ class HostSession(LinkSession):
         try:
             self.app.begin_match(now)
         except MemoryError as err:
-            self.no_memory(NO_MEMORY, err)
+            self.no_memory(_NO_MEMORY, err)
 
     def abandon_for_memory(self):
-        self.app.log.comment(ABANDONED_MEMORY)  # the guest leaves it on this line
+        self.app.log.comment(_ABANDONED_MEMORY)  # the guest leaves it on this line
 
     def start_tapped(self, t):
         """START tapped on the link screen or after a match: True (this side begins it)."""
@@ -109,7 +122,7 @@ class HostSession(LinkSession):
     def start_held(self, now):
         """START held in a match: it is abandoned (the log says so)."""
         self.judge(now)
-        self.app.log.comment(ABANDONED_HELD)
+        self.app.log.comment(_ABANDONED_HELD)
         self.leave_match()
 
     # ------------------------------------------------------------ presses
@@ -120,23 +133,23 @@ class HostSession(LinkSession):
 
     def on_press(self, seat, t, key, arg):
         """The guest's press (``t`` on the guest's clock) or START request."""
-        if key == KEY_PLAY:
+        if key == _KEY_PLAY:
             sync = self.link.sync
             if sync.ready and self.in_match and not self.paused():
                 self._queue(1, self.link.gate.place(sync.to_host(t)), arg)
-        elif key == KEY_TAP:
+        elif key == _KEY_TAP:
             self.remote_start()
-        elif key == KEY_HOLD:
+        elif key == _KEY_HOLD:
             self.remote_abandon()
-        elif key == KEY_NO_MEMORY and self.in_match:
-            self.no_memory(GUEST_NO_MEMORY)
+        elif key == _KEY_NO_MEMORY and self.in_match:
+            self.no_memory(_GUEST_NO_MEMORY)
 
     def _queue(self, seat, t, n):
         count = self.counts[seat]
-        if count >= QUEUE:
+        if count >= _QUEUE:
             self.dropped += 1
             return
-        at = (self.heads[seat] + count) % QUEUE
+        at = (self.heads[seat] + count) % _QUEUE
         self.times[seat][at] = t
         self.args[seat][at] = n
         self.counts[seat] = count + 1
@@ -154,7 +167,7 @@ class HostSession(LinkSession):
             app._advance(now)  # pylint: disable=protected-access
             return
         lim = gate.limit(now) if self.linked else now
-        if lim == NOT_YET:
+        if lim == _NOT_YET:
             return
         if ticks_diff(lim, game.clock) < 0:
             lim = game.clock  # a game just started at now: nothing before it to judge
@@ -172,7 +185,7 @@ class HostSession(LinkSession):
             if seat < 0:
                 break
             n = self.args[seat][heads[seat]]
-            heads[seat] = (heads[seat] + 1) % QUEUE
+            heads[seat] = (heads[seat] + 1) % _QUEUE
             counts[seat] -= 1
             if app.mode == 3:  # GAME (hw.app.modes): presses read in play only
                 if ticks_diff(best, game.clock) < 0:
@@ -200,8 +213,8 @@ class HostSession(LinkSession):
         if not self._room(n + 1):  # the guest fell too far behind
             self.out_from = self.out_to = self.match_at = 0
             self.kept = False
-            self.problem = (b"The link fell behind", b"match abandoned")
-            self.app.log.comment(ABANDONED_FULL)
+            self.problem = _FELL_BEHIND
+            self.app.log.comment(_ABANDONED_FULL)
             self.leave_match()
             return
         out = self.out
@@ -214,16 +227,16 @@ class HostSession(LinkSession):
     def _room(self, size):
         """True if ``size`` more bytes fit in ``out``, after letting go of what was sent
         (the match's own lines last: then a rejoin can no longer replay it)."""
-        if self.out_to + size <= OUT_SIZE:
+        if self.out_to + size <= _OUT_SIZE:
             return True
         self._drop_before(self.match_at if self.kept and self.match_at < self.out_from
                           else self.out_from)
-        if self.out_to + size <= OUT_SIZE:
+        if self.out_to + size <= _OUT_SIZE:
             return True
         if self.kept:
             self.kept = False
             self._drop_before(self.out_from)
-        return self.out_to + size <= OUT_SIZE
+        return self.out_to + size <= _OUT_SIZE
 
     def _drop_before(self, start):
         out = self.out

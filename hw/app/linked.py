@@ -15,7 +15,7 @@ order up to ``gate.limit(now)``. Either START on the link screen (once "Linked")
 begins a match; a long START abandons it as today.
 
 Faults: no frame for 300 ms (the cable out) pauses both ("Link lost"); when frames
-come again a countdown of :data:`BACK_MS`, then play resumes; a long START meanwhile
+come again a countdown of 1.5 s (``_BACK_MS``), then play resumes; a long START meanwhile
 ends the match as abandoned. Lost or damaged frames are sent again by ``hw.link``.
 The host restarting ends the guest's match as abandoned ("The host restarted"). A
 guest restarting mid-match rejoins: once it links again the host sends it the
@@ -37,44 +37,39 @@ which sets the match up) and a frame allocate nothing: the guest's line reader
 parses numbers in place from the frame's bytes.
 """
 
+from engine.compat import const
 from engine.ticks import ticks_add, ticks_diff
 from hw.app.modes import DONE, LINK, MENU, READY
-from hw.link import link as lk
 
-KEY_PLAY = 0  # a PRESS frame's key byte: a play (its argument: the engine's)
-KEY_TAP = 1  # START tapped on the guest: begin a match (link screen, match over)
-KEY_HOLD = 2  # START held on the guest: abandon the match
-KEY_NO_MEMORY = 3  # the guest's heap could not hold the match: abandon it
-BACK_MS = 1500  # the countdown after the link came back
-BAUD = 115200
-MSG_LINK_LOST = 27  # hw.messages: "Link lost" (the cable is out, the match waits)
-MSG_LINK_BACK = 28  # ... "Link back - ready": a countdown, then play resumes
-ABANDONED_HELD = b"match abandoned (START held)"  # as hw.app's held START
+# Module-private constants are folded into the code (no interned name each: every
+# name link play adds costs every game's heap, docs/FIRMWARE.md). The halves keep
+# private copies of the ones they share (tests/test_link_play.py checks they agree).
+_BACK_MS = const(1500)  # the countdown after the link came back
+_BAUD = const(115200)
+_MSG_LINK_LOST = const(27)  # hw.messages: "Link lost" (the cable is out, the match waits)
+_MSG_LINK_BACK = const(28)  # ... "Link back - ready": a countdown, then play resumes
+# hw.link.link's events
+_EV_LINKED = const(1)
+_EV_REJOINED = const(2)
+_EV_HOST_RESTARTED = const(3)
+_EV_NO_HOST = const(5)
+_EV_LOST = const(6)
+_EV_BACK = const(7)
+_EV_FULL = const(8)
 # hw.app.linked's code, forgotten when link play is left
-_CODE = ("hw.app.linked", "hw.app.link_host", "hw.app.link_guest", "hw.link.link",
-         "hw.link.sync", "hw.link.fair", "hw.link.frame")
+_CODE = const(("hw.app.linked", "hw.app.link_host", "hw.app.link_guest", "hw.link.link",
+               "hw.link.sync", "hw.link.fair", "hw.link.frame"))
 
 # What the link screen says (hw.views.link_view rows 0-3).
-ROLE_TEXT = (b"This handheld: host (A)", b"This handheld: guest (B)")
-SEARCHING = b"Looking for the other..."
-LINKED_TEXT = b"Linked"
-START_TEXT = b"START: play a match"
-LEAVE_TEXT = b"Hold START: leave Link"
-LOST_TEXT = b"Link lost: check cable"
-CONFLICT_TEXT = {
-    lk.EV_TWO_HOSTS: (b"Two hosts on one cable", b"Make one the guest (B)"),
-    lk.EV_NO_HOST: (b"Two guests on one cable", b"Make one the host (A)"),
-    lk.EV_FULL: (b"The host has no free seat", b"Unplug the other guest"),
-}
-HOST_GONE = (b"The host restarted", b"match abandoned")
-GUEST_GONE = (b"The guest restarted", b"match abandoned")
-ABANDONED_HOST = b"match abandoned (the host restarted)"
-ABANDONED_GUEST = b"match abandoned (the guest restarted)"
-ABANDONED_LOST = b"match abandoned (link lost)"
-ABANDONED_FULL = b"match abandoned (link log overflowed)"
-ABANDONED_MEMORY = b"match abandoned (not enough memory)"
-NO_MEMORY = (b"Not enough memory", b"for this game linked")
-GUEST_NO_MEMORY = (b"The guest's memory", b"is too small for it")
+_ROLE_TEXT = const((b"This handheld: host (A)", b"This handheld: guest (B)"))
+_SEARCHING_TEXT = const(b"Looking for the other...")
+_LINKED_TEXT = const(b"Linked")
+_START_TEXT = const(b"START: play a match")
+_LEAVE_TEXT = const(b"Hold START: leave Link")
+_LOST_TEXT = const(b"Link lost: check cable")
+_TWO_HOSTS_TEXT = const((b"Two hosts on one cable", b"Make one the guest (B)"))
+_NO_HOST_TEXT = const((b"Two guests on one cable", b"Make one the host (A)"))
+_FULL_TEXT = const((b"The host has no free seat", b"Unplug the other guest"))
 
 
 def start(app):
@@ -105,7 +100,7 @@ def open_uart(tx, rx):
     """The link's port: ``busio.UART`` on ``tx``/``rx`` (board pins), never blocking."""
     import busio
 
-    return busio.UART(tx, rx, baudrate=BAUD, timeout=0, receiver_buffer_size=512)
+    return busio.UART(tx, rx, baudrate=_BAUD, timeout=0, receiver_buffer_size=512)
 
 
 class LinkSession:
@@ -143,8 +138,8 @@ class LinkSession:
         """While presses are not played, the message saying why (the link is lost, or
         counting down once back); else 0."""
         if self.lost:
-            return MSG_LINK_LOST
-        return MSG_LINK_BACK if self.counting else 0
+            return _MSG_LINK_LOST
+        return _MSG_LINK_BACK if self.counting else 0
 
     def tick(self, now):
         """After the app read its keys (``now``: past every press read)."""
@@ -192,28 +187,29 @@ class LinkSession:
     def on_link(self, event):
         """``hw.link.link.Link``'s events."""
         self.changes += 1
-        if event == lk.EV_LINKED:
+        if event == _EV_LINKED:
             self.linked_again()
             self.linked = True
             self.lost = False
             self.problem = None
-        elif event == lk.EV_LOST:
+        elif event == _EV_LOST:
             self.lost = True
-        elif event == lk.EV_BACK:
+        elif event == _EV_BACK:
             self.lost = False
             if self.in_match:
                 self.counting = True
-                self.back_until = ticks_add(self.link.clock(), BACK_MS)
-        elif event == lk.EV_REJOINED:  # host: the guest restarted
+                self.back_until = ticks_add(self.link.clock(), _BACK_MS)
+        elif event == _EV_REJOINED:  # host: the guest restarted
             self.lost = False
             self.rejoined()
-        elif event == lk.EV_HOST_RESTARTED:  # guest
+        elif event == _EV_HOST_RESTARTED:  # guest
             self.linked = False
             self.lost = False
             self.host_restarted()
         else:  # two hosts, two guests, no seat
             self.linked = False
-            self.problem = CONFLICT_TEXT.get(event, CONFLICT_TEXT[lk.EV_TWO_HOSTS])
+            self.problem = (_NO_HOST_TEXT if event == _EV_NO_HOST
+                            else _FULL_TEXT if event == _EV_FULL else _TWO_HOSTS_TEXT)
 
     def linked_again(self):
         """Guest: a host (maybe another) gave this handheld its seat."""
@@ -246,13 +242,13 @@ class LinkSession:
             view.show(0, self.problem[0])
             view.show(1, self.problem[1])
         elif self.lost:
-            view.show(0, LOST_TEXT)
-            view.show(1, ROLE_TEXT[self.seat])
+            view.show(0, _LOST_TEXT)
+            view.show(1, _ROLE_TEXT[self.seat])
         else:
-            view.show(0, LINKED_TEXT if self.linked else SEARCHING)
-            view.show(1, ROLE_TEXT[self.seat])
-        view.show(2, START_TEXT if self.linked and not self.lost else b"")
-        view.show(3, LEAVE_TEXT)
+            view.show(0, _LINKED_TEXT if self.linked else _SEARCHING_TEXT)
+            view.show(1, _ROLE_TEXT[self.seat])
+        view.show(2, _START_TEXT if self.linked and not self.lost else b"")
+        view.show(3, _LEAVE_TEXT)
 
     # ------------------------------------------------------------ START
     def _start_tapped(self, now):

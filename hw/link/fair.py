@@ -21,7 +21,7 @@ from engine.compat import const
 from engine.ticks import ticks_diff
 
 _MASK = const((1 << 29) - 1)
-NOT_YET = const(-1)
+_NOT_YET = const(-1)
 
 
 class Gate:
@@ -51,12 +51,12 @@ class Gate:
             self.known[seat] = 1
 
     def limit(self, now):
-        """The latest host time that may be judged at ``now``; ``NOT_YET`` if none."""
+        """The latest host time that may be judged at ``now``; ``NOT_YET`` (-1) if none."""
         lim = now
         for s in range(1, self.seats):
             if self.active[s]:
                 if not self.known[s]:
-                    return NOT_YET
+                    return _NOT_YET
                 if ticks_diff(self.horizon[s], lim) < 0:
                     lim = self.horizon[s]
         if self.started and ticks_diff(lim, self.judged) < 0:

@@ -30,23 +30,23 @@ from array import array
 from engine.compat import const
 
 START = const(0x7E)
-ESC = const(0x7D)
+_ESC = const(0x7D)
 _FLIP = const(0x20)
 
 # Frame types. RELIABLE ones are numbered, acknowledged and resent until acknowledged.
-RELIABLE = const(0x40)
+_RELIABLE = const(0x40)
 HELLO = const(0x01)  # role, version, nonce (2): "here I am", while not linked
 ASSIGN = const(0x02)  # seat, guest nonce (2), host nonce (2): the host gives a seat
-ACK = const(0x03)  # nothing: the header's ack field says it (also a heartbeat)
+_ACK = const(0x03)  # nothing: the header's ack field says it (also a heartbeat)
 NACK = const(0x04)  # nothing: "resend from the header's ack field"
-SYNC_REQ = const(0x05)  # t1 (4), 8 zero bytes: as long as the reply, so both take as long
-SYNC_REP = const(0x06)  # t1, t2, t3 (4 each)
-WATERMARK = const(0x07)  # t (4): every press stamped up to t was sent before this frame
+_SYNC_REQ = const(0x05)  # t1 (4), 8 zero bytes: as long as the reply, so both take as long
+_SYNC_REP = const(0x06)  # t1, t2, t3 (4 each)
+_WATERMARK = const(0x07)  # t (4): every press stamped up to t was sent before this frame
 LOG = const(0x41)  # a CSLOG 1 line without its newline (host -> guests)
 PRESS = const(0x42)  # t (4), key, arg: a guest's press on its own clock
 
-HOST = const(0)  # the host's seat; guests get 1..4
-NO_SEAT = const(0x0F)
+_HOST = const(0)  # the host's seat; guests get 1..4
+_NO_SEAT = const(0x0F)
 VERSION = const(1)
 
 HEADER = const(5)  # seat, type, seq, ack, length
@@ -86,8 +86,8 @@ def encode(out, seat, kind, seq, ack, payload, n, start=0):
         b = hdr[k]
         crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
         crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
-        if b == START or b == ESC:
-            out[j] = ESC
+        if b == START or b == _ESC:
+            out[j] = _ESC
             b ^= _FLIP
             j += 1
         out[j] = b
@@ -96,8 +96,8 @@ def encode(out, seat, kind, seq, ack, payload, n, start=0):
         b = payload[k]
         crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
         crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
-        if b == START or b == ESC:
-            out[j] = ESC
+        if b == START or b == _ESC:
+            out[j] = _ESC
             b ^= _FLIP
             j += 1
         out[j] = b
@@ -106,8 +106,8 @@ def encode(out, seat, kind, seq, ack, payload, n, start=0):
     hdr[1] = crc & 0xFF
     for k in range(2):
         b = hdr[k]
-        if b == START or b == ESC:
-            out[j] = ESC
+        if b == START or b == _ESC:
+            out[j] = _ESC
             b ^= _FLIP
             j += 1
         out[j] = b
@@ -174,12 +174,12 @@ class Decoder:
             if n < 0:
                 self.noise += 1
                 continue
-            if b == ESC:
+            if b == _ESC:
                 escaped = True
                 continue
             if escaped:
                 escaped = False
-                if b != 0x5E and b != 0x5D:  # only START and ESC are ever escaped
+                if b != 0x5E and b != 0x5D:  # only START and _ESC are ever escaped
                     self.bad_escape += 1
                     n = -1
                     continue
@@ -194,11 +194,11 @@ class Decoder:
                     size = buf[4]
                     if kind == LOG:
                         ok = 0 < size <= MAX_PAYLOAD
-                    elif kind == ACK or kind == NACK:
+                    elif kind == _ACK or kind == NACK:
                         ok = size == 0
-                    elif kind == SYNC_REQ or kind == SYNC_REP:
+                    elif kind == _SYNC_REQ or kind == _SYNC_REP:
                         ok = size == 12
-                    elif kind == WATERMARK or kind == HELLO:
+                    elif kind == _WATERMARK or kind == HELLO:
                         ok = size == 4
                     elif kind == PRESS:
                         ok = size == 6

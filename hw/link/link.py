@@ -6,9 +6,9 @@ clock every 250 ms (40 ms for the first 12 exchanges; ``sync``: a
 :class:`hw.link.sync.ClockSync`) and passes each in-order watermark to ``gate`` (a
 :class:`hw.link.fair.Gate`). The **guest** says ``HELLO`` until it has a seat, sends
 its presses (:meth:`Link.send_press`) stamped on its own clock, answers sync requests
-at once, and sends a watermark (:meth:`Link.drained`) every ``WATERMARK_MS`` while
+at once, and sends a watermark (:meth:`Link.drained`) every ``WATERMARK_MS`` (4 ms) while
 its clock moves on. Either end sends something at least every 50 ms and reports the
-other lost after ``LOST_MS`` of silence.
+other lost after ``LOST_MS`` (300 ms) of silence.
 
 LOG and PRESS frames go through a go-back-N window: numbered, kept until the other
 end acknowledges them (every frame carries a cumulative ack), sent again from the
@@ -19,7 +19,7 @@ The caller makes the port and calls :meth:`Link.poll` every pass of its loop::
 
     uart = busio.UART(board.GP20, board.GP21, baudrate=115200, timeout=0,
                       receiver_buffer_size=512)
-    link = Link(ROLE_GUEST, uart, supervisor.ticks_ms, handler, nonce)
+    link = Link(_ROLE_GUEST, uart, supervisor.ticks_ms, handler, nonce)
     while True:
         link.poll()     # reads what came, acts on it, sends what is due
         ...
@@ -47,7 +47,7 @@ update allocate nothing. docs/LINK.md has the frames, the timing and the error b
 
 from engine.compat import const
 from engine.ticks import ticks_diff
-from hw.link import frame as fr
+from hw.link.frame import FRAME_MAX, MAX_PAYLOAD, Decoder, encode, get_u32, put_u32
 
 # hw.link.frame's types, seats and header size, folded in at compile time (the tests check
 # that they agree with frame's).
@@ -66,33 +66,33 @@ _SYNC_REQ = const(0x05)
 _VERSION = const(1)
 _WATERMARK = const(0x07)
 
-ROLE_HOST = const(1)
-ROLE_GUEST = const(2)
+_ROLE_HOST = const(1)
+_ROLE_GUEST = const(2)
 
 # States
-SEARCHING = const(0)
-LINKED = const(1)
-CONFLICT = const(2)  # two hosts, or two guests, on one cable
+_SEARCHING = const(0)
+_LINKED = const(1)
+_CONFLICT = const(2)  # two hosts, or two guests, on one cable
 
 # Events (handler.on_link)
-EV_LINKED = const(1)  # a seat was given (host) or taken (guest)
-EV_REJOINED = const(2)  # host: the guest restarted and took its seat again
-EV_HOST_RESTARTED = const(3)  # guest: the host restarted; the match is gone
-EV_TWO_HOSTS = const(4)  # a host heard another host
-EV_NO_HOST = const(5)  # a guest heard another guest
-EV_LOST = const(6)  # nothing heard for LOST_MS
-EV_BACK = const(7)  # heard again after EV_LOST
-EV_FULL = const(8)  # guest: the host has no seat left
+_EV_LINKED = const(1)  # a seat was given (host) or taken (guest)
+_EV_REJOINED = const(2)  # host: the guest restarted and took its seat again
+_EV_HOST_RESTARTED = const(3)  # guest: the host restarted; the match is gone
+_EV_TWO_HOSTS = const(4)  # a host heard another host
+_EV_NO_HOST = const(5)  # a guest heard another guest
+_EV_LOST = const(6)  # nothing heard for LOST_MS
+_EV_BACK = const(7)  # heard again after EV_LOST
+_EV_FULL = const(8)  # guest: the host has no seat left
 
 _HELLO_MS = const(100)
 _RTO_MS = const(60)  # resend from the oldest unacknowledged frame after this
 _HEARTBEAT_MS = const(50)  # send something at least this often
-WATERMARK_MS = const(4)  # the host's own presses wait for one (8 ms: p95 59 ms -> 38 ms)
+_WATERMARK_MS = const(4)  # the host's own presses wait for one (8 ms: p95 59 ms -> 38 ms)
 _SYNC_MS = const(250)
 _SYNC_FAST_MS = const(40)  # the first _SYNC_FAST exchanges come quicker
 _SYNC_FAST = const(12)
 _SYNC_WAIT_MS = const(100)  # a request unanswered this long is given up
-LOST_MS = const(300)
+_LOST_MS = const(300)
 _SPIN_MS = const(8)  # host: read for the sync reply this long at most
 _PUMP_FRAMES = const(2)  # numbered frames put on the wire per call (a write blocks past 33 bytes)
 _GUEST_SEAT = const(1)
@@ -101,7 +101,7 @@ _GUEST_SEAT = const(1)
 class Link:
     """One end of the cable (see the module docstring).
 
-    ``role``: ROLE_HOST or ROLE_GUEST; ``port``, ``clock``, ``handler``: see above;
+    ``role``: ROLE_HOST (1) or ROLE_GUEST (2); ``port``, ``clock``, ``handler``: see above;
     ``nonce``: 16 bits that tell this start of the handheld from the last (a restart
     with the same nonce goes unnoticed). ``slots`` frames of up to ``slot_size`` bytes
     wait for their ack (a host's log lines need up to 200 bytes; a guest's presses 6);
@@ -110,8 +110,8 @@ class Link:
     decoding carry more frames).
     """
 
-    def __init__(self, role, port, clock, handler, nonce, slots=8, slot_size=fr.MAX_PAYLOAD,
-                 spin_ms=_SPIN_MS, rx_size=64, watermark_ms=WATERMARK_MS):
+    def __init__(self, role, port, clock, handler, nonce, slots=8, slot_size=MAX_PAYLOAD,
+                 spin_ms=_SPIN_MS, rx_size=64, watermark_ms=_WATERMARK_MS):
         self.role = role
         self.write = port.write
         self.readinto = port.readinto
@@ -121,15 +121,15 @@ class Link:
         self.clock = clock
         self.handler = handler
         self.nonce = nonce & 0xFFFF
-        self.host = role == ROLE_HOST
+        self.host = role == _ROLE_HOST
         self.seat = _HOST if self.host else _NO_SEAT
         self.peer = _NO_SEAT
         self.peer_nonce = -1
-        self.state = SEARCHING
+        self.state = _SEARCHING
         self.lost = False
-        self.tx = bytearray(fr.FRAME_MAX)
+        self.tx = bytearray(FRAME_MAX)
         self.pay = bytearray(12)  # payload of the small frames
-        self.dec = fr.Decoder()
+        self.dec = Decoder()
         # frames sent for sure: slot = seq % slots
         self.slots = slots
         self.slot_size = slot_size
@@ -171,8 +171,8 @@ class Link:
 
     # ------------------------------------------------------------ sending
     def _send(self, kind, seq, payload, start, n):
-        to = self.peer if self.state == LINKED else _NO_SEAT
-        size = fr.encode(self.tx, (self.seat << 4) | to, kind, seq, self.expected, payload, n,
+        to = self.peer if self.state == _LINKED else _NO_SEAT
+        size = encode(self.tx, (self.seat << 4) | to, kind, seq, self.expected, payload, n,
                          start)
         self.write(self.tx, size)
         self.frames_out += 1
@@ -189,7 +189,7 @@ class Link:
         return self.slots - ((self.next - self.base) & 0xFF)
 
     def _put(self, kind, payload, start, n):
-        if self.state != LINKED or self.window_free() <= 0 or n > self.slot_size:
+        if self.state != _LINKED or self.window_free() <= 0 or n > self.slot_size:
             return False
         slot = self.next % self.slots
         at = slot * self.slot_size
@@ -226,7 +226,7 @@ class Link:
     def send_press(self, t, key, arg=0):
         """Guest: a press stamped ``t`` on this handheld's clock; False if the window is full."""
         pay = self.pay
-        fr.put_u32(pay, 0, t)
+        put_u32(pay, 0, t)
         pay[4] = key
         pay[5] = arg
         self.pressed = True
@@ -238,13 +238,13 @@ class Link:
         and at once after a press, so the host may judge the press now; ``poll`` sends it
         once the frames before it are out."""
         self.wm = t
-        if self.state == LINKED and self.high == self.next and t != self.wm_sent:
+        if self.state == _LINKED and self.high == self.next and t != self.wm_sent:
             now = self.clock()
             if self.pressed or ticks_diff(now, self.wm_at) >= self.watermark_ms:
                 self._watermark(now)
 
     def _watermark(self, now):
-        fr.put_u32(self.pay, 0, self.wm)
+        put_u32(self.pay, 0, self.wm)
         self._small(_WATERMARK, 4)
         self.wm_sent = self.wm
         self.wm_at = now
@@ -255,13 +255,13 @@ class Link:
         """Read and act on what came; send what is due (hellos, resends, sync, acks...)."""
         self.read()
         now = self.clock()
-        if self.state != LINKED:  # searching, or in conflict: the other end must hear it too
+        if self.state != _LINKED:  # searching, or in conflict: the other end must hear it too
             if ticks_diff(now, self.hello_at) >= _HELLO_MS:
                 self._hello(now)
             return
-        if ticks_diff(now, self.last_rx) >= LOST_MS and not self.lost:
+        if ticks_diff(now, self.last_rx) >= _LOST_MS and not self.lost:
             self.lost = True
-            self.handler.on_link(EV_LOST)
+            self.handler.on_link(_EV_LOST)
         if self.base != self.next and \
                 ticks_diff(now, self.sent_at[self.base % self.slots]) >= _RTO_MS:
             self._go_back(self.base)
@@ -292,7 +292,7 @@ class Link:
         for k in range(4, 12):
             pay[k] = 0
         t1 = self.clock()
-        fr.put_u32(pay, 0, t1)
+        put_u32(pay, 0, t1)
         self._small(_SYNC_REQ, 12)
         self.sync_t1 = t1
         self.sync_at = t1
@@ -348,14 +348,14 @@ class Link:
         if kind == _ASSIGN:
             self._on_assign()
             return
-        if self.state != LINKED or sender != self.peer or (to != self.seat and to != _NO_SEAT):
+        if self.state != _LINKED or sender != self.peer or (to != self.seat and to != _NO_SEAT):
             self.ignored += 1
             return
         now = self.clock()
         self.last_rx = now
         if self.lost:
             self.lost = False
-            self.handler.on_link(EV_BACK)
+            self.handler.on_link(_EV_BACK)
         ack = dec.ack
         if ((ack - self.base) & 0xFF) <= ((self.high - self.base) & 0xFF):
             self.base = ack  # everything before ack arrived
@@ -373,7 +373,7 @@ class Link:
             if kind == _LOG:
                 self.handler.on_log(buf, _HEADER, dec.length)
             elif kind == _PRESS:
-                self.handler.on_press(sender, fr.get_u32(buf, _HEADER), buf[_HEADER + 4],
+                self.handler.on_press(sender, get_u32(buf, _HEADER), buf[_HEADER + 4],
                                       buf[_HEADER + 5])
             return
         in_order = dec.seq == self.expected  # every numbered frame sent before it is here
@@ -388,20 +388,20 @@ class Link:
                 pay = self.pay
                 for k in range(4):
                     pay[k] = buf[_HEADER + k]
-                fr.put_u32(pay, 4, t2)
-                fr.put_u32(pay, 8, self.clock())
+                put_u32(pay, 4, t2)
+                put_u32(pay, 8, self.clock())
                 self._small(_SYNC_REP, 12)
         elif kind == _SYNC_REP:
-            if self.host and self.sync_t1 >= 0 and fr.get_u32(buf, _HEADER) == self.sync_t1:
-                self.sync.sample(self.sync_t1, fr.get_u32(buf, _HEADER + 4),
-                                 fr.get_u32(buf, _HEADER + 8), now)
+            if self.host and self.sync_t1 >= 0 and get_u32(buf, _HEADER) == self.sync_t1:
+                self.sync.sample(self.sync_t1, get_u32(buf, _HEADER + 4),
+                                 get_u32(buf, _HEADER + 8), now)
                 self.sync_t1 = -1
                 self.syncs += 1
         elif kind == _WATERMARK:
             if self.host and in_order and self.sync.ready:
                 # every press stamped up to W was sent: the guest's clock reads W + 1 or
                 # more, and the host may advance to there (judging the ticks up to W)
-                w = (fr.get_u32(buf, _HEADER) + 1) & 0x1FFFFFFF
+                w = (get_u32(buf, _HEADER) + 1) & 0x1FFFFFFF
                 self.gate.watermark(sender, self.sync.to_host(w))
 
     def _out_of_order(self, seq):
@@ -417,12 +417,12 @@ class Link:
         role = buf[_HEADER]
         nonce = (buf[_HEADER + 2] << 8) | buf[_HEADER + 3]
         if self.host:
-            if role == ROLE_HOST:
-                self._conflict(EV_TWO_HOSTS)
+            if role == _ROLE_HOST:
+                self._conflict(_EV_TWO_HOSTS)
                 return
-            rejoin = self.state == LINKED and nonce != self.peer_nonce
-            if self.state != LINKED or rejoin:
-                self.state = LINKED
+            rejoin = self.state == _LINKED and nonce != self.peer_nonce
+            if self.state != _LINKED or rejoin:
+                self.state = _LINKED
                 self.peer = _GUEST_SEAT
                 self.peer_nonce = nonce
                 self._reset_channel()
@@ -430,7 +430,7 @@ class Link:
                 if rejoin:  # a new guest clock: forget the old one
                     self.sync = self.new_sync()
                 self.gate.join(_GUEST_SEAT)
-                self.handler.on_link(EV_REJOINED if rejoin else EV_LINKED)
+                self.handler.on_link(_EV_REJOINED if rejoin else _EV_LINKED)
             if nonce == self.peer_nonce:  # assign it its seat (again, if ASSIGN was lost)
                 pay = self.pay
                 pay[0] = _GUEST_SEAT
@@ -440,15 +440,15 @@ class Link:
                 pay[4] = self.nonce & 0xFF
                 self._small(_ASSIGN, 5)
             return
-        if role == ROLE_GUEST:
-            self._conflict(EV_NO_HOST)
+        if role == _ROLE_GUEST:
+            self._conflict(_EV_NO_HOST)
             return
-        if self.state == LINKED and nonce != self.peer_nonce:
-            self.state = SEARCHING
+        if self.state == _LINKED and nonce != self.peer_nonce:
+            self.state = _SEARCHING
             self.peer = _NO_SEAT
             self.seat = _NO_SEAT
-            self.handler.on_link(EV_HOST_RESTARTED)
-        if self.state == SEARCHING:
+            self.handler.on_link(_EV_HOST_RESTARTED)
+        if self.state == _SEARCHING:
             self._hello(self.clock())
 
     def _on_assign(self):
@@ -463,19 +463,19 @@ class Link:
             self.ignored += 1
             return
         if seat == _NO_SEAT:
-            self._conflict(EV_FULL)
+            self._conflict(_EV_FULL)
             return
-        if self.state == LINKED and host_nonce == self.peer_nonce:
+        if self.state == _LINKED and host_nonce == self.peer_nonce:
             return  # the same answer again
-        self.state = LINKED
+        self.state = _LINKED
         self.seat = seat
         self.peer = _HOST
         self.peer_nonce = host_nonce
         self._reset_channel()
         self.last_rx = self.clock()
-        self.handler.on_link(EV_LINKED)
+        self.handler.on_link(_EV_LINKED)
 
     def _conflict(self, event):
-        if self.state != CONFLICT:
-            self.state = CONFLICT
+        if self.state != _CONFLICT:
+            self.state = _CONFLICT
             self.handler.on_link(event)

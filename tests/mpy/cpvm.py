@@ -70,7 +70,7 @@ def _compile_mpy(proj, top):
     mpy_cross = cpstack.path("mpy-cross")
     for source in sorted((proj / top).rglob("*.py")):
         rel = source.relative_to(proj)
-        subprocess.run([str(mpy_cross), "-o", str(source.with_suffix(".mpy")), "-s", str(rel),
+        subprocess.run([str(mpy_cross), *cpstack.MPY_CROSS_FLAGS, "-o", str(source.with_suffix(".mpy")), "-s", str(rel),
                         str(source)], check=True, capture_output=True)
         source.unlink()
 

@@ -17,6 +17,10 @@ from hw.link import link as lk
 from hw.link.fair import Gate
 from hw.link.sync import ClockSync
 
+# The link's private constants (folded on the device: not module attributes there)
+ROLE_HOST, ROLE_GUEST, LINKED = 1, 2, 1  # hw.link.link's _ROLE_HOST, _ROLE_GUEST, _LINKED
+ACK, SYNC_REQ, SYNC_REP, WATERMARK = 0x03, 0x05, 0x06, 0x07  # hw.link.frame's
+
 
 class Clock:
     def __init__(self, t):
@@ -94,7 +98,7 @@ payload = bytearray(fr.MAX_PAYLOAD)
 for i in range(fr.MAX_PAYLOAD):
     payload[i] = (i * 37) & 0xFF  # START and ESC among them: escapes happen
 dec = fr.Decoder()
-KINDS = (fr.HELLO, fr.ASSIGN, fr.ACK, fr.NACK, fr.SYNC_REQ, fr.SYNC_REP, fr.WATERMARK,
+KINDS = (fr.HELLO, fr.ASSIGN, ACK, fr.NACK, SYNC_REQ, SYNC_REP, WATERMARK,
          fr.PRESS, fr.LOG)
 LENS = (4, 5, 0, 0, 12, 12, 4, 6, fr.MAX_PAYLOAD)
 state = [0]
@@ -124,8 +128,8 @@ host_clock = Clock((1 << 29) - 3000)  # both clocks wrap during the run
 guest_clock = Clock(123456)
 host_h = Handler()
 guest_h = Handler()
-host = lk.Link(lk.ROLE_HOST, Port(ab, ba), host_clock.now, host_h, 0x1234, spin_ms=0)
-guest = lk.Link(lk.ROLE_GUEST, Port(ba, ab), guest_clock.now, guest_h, 0x5678)
+host = lk.Link(ROLE_HOST, Port(ab, ba), host_clock.now, host_h, 0x1234, spin_ms=0)
+guest = lk.Link(ROLE_GUEST, Port(ba, ab), guest_clock.now, guest_h, 0x5678)
 line = bytearray(b"press 123456 A 7")
 
 
@@ -152,7 +156,7 @@ class Match:
 
 match = Match()
 match.step(600)  # link up, sync's fast phase, windows in use
-r.check(host.state == lk.LINKED and guest.state == lk.LINKED, "the two ends linked")
+r.check(host.state == LINKED and guest.state == LINKED, "the two ends linked")
 r.check(host.syncs >= 10 and host.sync.ready, "sync exchanges ran (%d)" % host.syncs)
 logs, presses = guest_h.logs, host_h.presses
 r.free("a match's loop passes (log lines, presses, watermarks, acks, sync) x400",

@@ -169,9 +169,13 @@ class Emulator:
 
     def run(self):
         """Run ``boot.py`` then ``code.py`` until stopped; return the firmware App."""
+        import sys
+
+        import hw
         import hw.main
 
-        build = hw.main.build
+        main = hw.main  # code.py forgets it once started: wrapped here, put back each run
+        build = main.build
 
         def build_and_keep(getenv=None, seed=None):
             if self.fram is not None:  # the builtin-display profile names no FRAM pins
@@ -180,7 +184,7 @@ class Emulator:
             self._attach(app)
             return name, app
 
-        fail = hw.main.fail
+        fail = main.fail
 
         def fail_and_stay(err, getenv=None, forever=True):
             # The device stays on its error screen forever; here the emulator's turns
@@ -207,8 +211,10 @@ class Emulator:
 
         self._supervisor.set_ticks(self.now)
         self._start_held_at_power_on()
-        hw.main.build = build_and_keep
-        hw.main.fail = fail_and_stay
+        sys.modules["hw.main"] = main
+        hw.main = main
+        main.build = build_and_keep
+        main.fail = fail_and_stay
         hw.diag.run = without_heap_figures
         try:
             runpy.run_path(str(ROOT / "boot.py"), run_name="__main__")
@@ -216,8 +222,8 @@ class Emulator:
         except Stop:
             pass
         finally:
-            hw.main.build = build
-            hw.main.fail = fail
+            main.build = build
+            main.fail = fail
             hw.diag.run = diag_run
             try:
                 self._save_frame()
@@ -308,7 +314,7 @@ class Emulator:
             firmware_step(now)
             follow()
             self._between_loops()
-        app.step = step  # hw.main.run reads app.step after build()
+        app.step = step  # App.run reads app.step after build()
         follow()
 
     # ------------------------------------------------------- between two loops

@@ -159,7 +159,7 @@ def _compile(source, name):
         src = Path(tmp) / "in.py"
         dst = Path(tmp) / "out.mpy"
         src.write_bytes(source)
-        done = subprocess.run([str(MPY_CROSS), "-s", name, "-o", str(dst), str(src)],
+        done = subprocess.run([str(MPY_CROSS), *cpstack.MPY_CROSS_FLAGS, "-s", name, "-o", str(dst), str(src)],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise DriveError("mpy-cross %s: %s" % (name, done.stderr.strip().splitlines()[-1:]))

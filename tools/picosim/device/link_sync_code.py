@@ -46,6 +46,8 @@ from hw.link import link as lk  # noqa: E402
 gc.collect()
 FREE2 = gc.mem_free()
 NOT_YET = -1  # hw.link.fair's (a guest does not load fair)
+# hw.link.link's private constants (folded by mpy-cross: not module attributes here)
+ROLE_HOST, ROLE_GUEST, LINKED = 1, 2, 1
 
 ROLE = os.getenv("LINK_ROLE") or "host"
 KEY = int(os.getenv("LINK_KEY") or 2)
@@ -129,13 +131,13 @@ class Handler:
 
 handler = Handler(256)
 nonce = (microcontroller.cpu.uid[0] << 8 | microcontroller.cpu.uid[1]) ^ ticks_ms()
-role = lk.ROLE_HOST if ROLE == "host" else lk.ROLE_GUEST
+role = ROLE_HOST if ROLE == "host" else ROLE_GUEST
 gc.collect()
 FREE3 = gc.mem_free()
-slot = fr.MAX_PAYLOAD if role == lk.ROLE_HOST else 6  # log lines out, or presses
+slot = fr.MAX_PAYLOAD if role == ROLE_HOST else 6  # log lines out, or presses
 link = lk.Link(role, uart, ticks_ms, handler, nonce, slot_size=slot)
 keys = None
-if role == lk.ROLE_GUEST:
+if role == ROLE_GUEST:
     pin = getattr(board, "GP%d" % KEY)
     keys = keypad.Keys((pin,), value_when_pressed=False, pull=True, interval=0.002,
                        max_events=16, debounce_threshold=3)
@@ -164,7 +166,7 @@ while True:
                 else:
                     dropped += 1
         link.drained((now - 1) & 0x1FFFFFFF)
-    elif link.state == lk.LINKED:
+    elif link.state == LINKED:
         lim = link.gate.limit(now)
         if lim != NOT_YET:
             behind = ticks_diff(now, lim)
