@@ -6,16 +6,16 @@ from hypothesis import given, settings, strategies as st
 
 from hw.link import frame as fr
 
-FIXED = {fr.HELLO: 4, fr.ASSIGN: 5, fr._ACK: 0, fr.NACK: 0, fr._SYNC_REQ: 12, fr._SYNC_REP: 12,
+FIXED = {fr._HELLO: 4, fr._ASSIGN: 5, fr._ACK: 0, fr._NACK: 0, fr._SYNC_REQ: 12, fr._SYNC_REP: 12,
          fr._WATERMARK: 4, fr.PRESS: 6}
-KINDS = sorted(FIXED) + [fr.LOG]
+KINDS = sorted(FIXED) + [fr._LOG]
 
 
 @st.composite
 def frames(draw):
     """(seat, kind, seq, ack, payload) of a valid frame; bytes that need escaping are likely."""
     kind = draw(st.sampled_from(KINDS))
-    n = FIXED[kind] if kind in FIXED else draw(st.integers(1, fr.MAX_PAYLOAD))
+    n = FIXED[kind] if kind in FIXED else draw(st.integers(1, fr._MAX_PAYLOAD))
     byte = st.one_of(st.sampled_from([fr.START, fr._ESC, 0x5E, 0x5D]), st.integers(0, 255))
     payload = bytes(draw(st.lists(byte, min_size=n, max_size=n)))
     return (draw(st.integers(0, 255)), kind, draw(st.integers(0, 255)), draw(st.integers(0, 255)),
@@ -24,7 +24,7 @@ def frames(draw):
 
 def encoded(f):
     seat, kind, seq, ack, payload = f
-    out = bytearray(fr.FRAME_MAX)
+    out = bytearray(fr._FRAME_MAX)
     n = fr.encode(out, seat, kind, seq, ack, payload, len(payload))
     return bytes(out[:n])
 
@@ -45,7 +45,7 @@ def decode_all(data, dec=None, chunk=None):
             if i < 0:
                 break
             got.append((dec.seat, dec.kind, dec.seq, dec.ack,
-                        bytes(dec.buf[fr.HEADER:fr.HEADER + dec.length])))
+                        bytes(dec.buf[fr._HEADER:fr._HEADER + dec.length])))
     return got
 
 
@@ -73,7 +73,7 @@ def unstuff(data):
 
 def test_the_crc_is_ccitt_false():
     assert crc16_reference(b"123456789") == 0x29B1
-    body = unstuff(encoded((0x10, fr.LOG, 1, 2, bytes(range(256))[:fr.MAX_PAYLOAD])))
+    body = unstuff(encoded((0x10, fr._LOG, 1, 2, bytes(range(256))[:fr._MAX_PAYLOAD])))
     assert int.from_bytes(body[-2:], "big") == crc16_reference(body[:-2])
 
 
@@ -82,7 +82,7 @@ def test_the_crc_is_ccitt_false():
 def test_a_frame_round_trips_and_its_start_byte_is_never_inside(f):
     data = encoded(f)
     assert data[0] == fr.START and fr.START not in data[1:]
-    assert len(data) <= fr.FRAME_MAX
+    assert len(data) <= fr._FRAME_MAX
     assert decode_all(data) == [f] == decode_all(data, chunk=1) == decode_all(data, chunk=5)
     body = unstuff(data)
     assert int.from_bytes(body[-2:], "big") == crc16_reference(body[:-2])
@@ -105,15 +105,15 @@ def test_a_start_byte_right_after_an_escape_still_starts_a_frame():
 
 def test_a_frame_can_use_a_payload_from_inside_a_bigger_buffer():
     store = bytearray(b"xxxxpress 1 A 3yyyy")
-    out = bytearray(fr.FRAME_MAX)
-    n = fr.encode(out, 0x01, fr.LOG, 7, 9, store, 11, 4)
-    assert decode_all(out[:n]) == [(0x01, fr.LOG, 7, 9, b"press 1 A 3")]
+    out = bytearray(fr._FRAME_MAX)
+    n = fr.encode(out, 0x01, fr._LOG, 7, 9, store, 11, 4)
+    assert decode_all(out[:n]) == [(0x01, fr._LOG, 7, 9, b"press 1 A 3")]
 
 
 def test_types_and_lengths_are_checked_before_the_crc():
     dec = fr.Decoder()
-    bad = bytearray(fr.FRAME_MAX)
-    for kind, n in ((0x09, 4), (fr.PRESS, 5), (fr.LOG, 0), (fr._ACK, 1)):
+    bad = bytearray(fr._FRAME_MAX)
+    for kind, n in ((0x09, 4), (fr.PRESS, 5), (fr._LOG, 0), (fr._ACK, 1)):
         size = fr.encode(bad, 0x01, kind, 0, 0, bytes(n), n)
         assert decode_all(bad[:size], dec) == []
     assert dec.bad_header == 4 and dec.bad_crc == 0 and dec.frames == 0

@@ -181,7 +181,7 @@ def test_frames_for_another_seat_or_from_a_stranger_are_ignored():
     pair.run(500)
     host = pair.host.link
     before = len(pair.host.rec.presses)
-    frame = bytearray(fr.FRAME_MAX)
+    frame = bytearray(fr._FRAME_MAX)
     for seat in ((2 << 4) | 0, (1 << 4) | 3):  # from seat 2; to seat 3
         pay = bytes([0, 0, 0, 5, 1, 0])
         n = fr.encode(frame, seat, fr.PRESS, host.expected, 0, pay, 6)

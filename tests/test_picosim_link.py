@@ -183,7 +183,7 @@ def test_the_guest_clock_runs_100_ppm_fast_on_the_wire(synced):
         if i < 0:
             break
         if dec.kind == fr._SYNC_REP:
-            t3 = fr.get_u32(dec.buf, fr.HEADER + 8)
+            t3 = fr.get_u32(dec.buf, fr._HEADER + 8)
             points.append((ends[i - 1] / 1e9, t3))
     assert len(points) > 40
     t3_0 = points[0][1]

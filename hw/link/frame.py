@@ -35,36 +35,40 @@ _FLIP = const(0x20)
 
 # Frame types. RELIABLE ones are numbered, acknowledged and resent until acknowledged.
 _RELIABLE = const(0x40)
-HELLO = const(0x01)  # role, version, nonce (2): "here I am", while not linked
-ASSIGN = const(0x02)  # seat, guest nonce (2), host nonce (2): the host gives a seat
+_HELLO = const(0x01)  # role, version, nonce (2): "here I am", while not linked
+_ASSIGN = const(0x02)  # seat, guest nonce (2), host nonce (2): the host gives a seat
 _ACK = const(0x03)  # nothing: the header's ack field says it (also a heartbeat)
-NACK = const(0x04)  # nothing: "resend from the header's ack field"
+_NACK = const(0x04)  # nothing: "resend from the header's ack field"
 _SYNC_REQ = const(0x05)  # t1 (4), 8 zero bytes: as long as the reply, so both take as long
 _SYNC_REP = const(0x06)  # t1, t2, t3 (4 each)
 _WATERMARK = const(0x07)  # t (4): every press stamped up to t was sent before this frame
-LOG = const(0x41)  # a CSLOG 1 line without its newline (host -> guests)
+_LOG = const(0x41)  # a CSLOG 1 line without its newline (host -> guests)
 PRESS = const(0x42)  # t (4), key, arg: a guest's press on its own clock
 
 _HOST = const(0)  # the host's seat; guests get 1..4
 _NO_SEAT = const(0x0F)
 VERSION = const(1)
 
-HEADER = const(5)  # seat, type, seq, ack, length
-MAX_PAYLOAD = const(200)  # a CSLOG line (the longest, a deck, is 160 bytes)
-_BODY_MAX = const(207)  # HEADER + MAX_PAYLOAD + 2 (CRC)
-FRAME_MAX = const(415)  # START + every body byte escaped
+_HEADER = const(5)  # seat, type, seq, ack, length
+_MAX_PAYLOAD = const(200)  # a CSLOG line (the longest, a deck, is 160 bytes)
+_BODY_MAX = const(207)  # _HEADER + _MAX_PAYLOAD + 2 (CRC)
+_FRAME_MAX = const(415)  # START + every body byte escaped
 
 # CRC-16/CCITT-FALSE, a table entry per nibble (32 bytes of data; the 256-entry byte
 # table took 592 B of heap for 10 us less per byte on the device: docs/LINK.md).
-_CRC = array("H", bytes(32))
-for _i in range(16):
-    _c = _i << 12
-    for _ in range(4):
-        _c = ((_c << 1) ^ 0x1021 if _c & 0x8000 else _c << 1) & 0xFFFF
-    _CRC[_i] = _c
-del _i, _c
+def _crc_table():
+    table = array("H", bytes(32))
+    for i in range(16):
+        c = i << 12
+        for _ in range(4):
+            c = ((c << 1) ^ 0x1021 if c & 0x8000 else c << 1) & 0xFFFF
+        table[i] = c
+    return table
 
-_HDR = bytearray(HEADER)  # encode's header, before stuffing
+
+_CRC = _crc_table()
+
+_HDR = bytearray(_HEADER)  # encode's header, before stuffing
 
 
 def encode(out, seat, kind, seq, ack, payload, n, start=0):
@@ -82,7 +86,7 @@ def encode(out, seat, kind, seq, ack, payload, n, start=0):
     crc = 0xFFFF
     out[0] = START
     j = 1
-    for k in range(HEADER):
+    for k in range(_HEADER):
         b = hdr[k]
         crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
         crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
@@ -132,7 +136,7 @@ class Decoder:
     """Bytes in; :meth:`scan` stops after each valid frame.
 
     The frame is then in ``buf``: header fields as attributes (``seat``, ``kind``,
-    ``seq``, ``ack``, ``length``), the payload at ``buf[HEADER:HEADER + length]``,
+    ``seq``, ``ack``, ``length``), the payload at ``buf[_HEADER:_HEADER + length]``,
     valid until the next scan. Counters: ``frames``, ``bad_crc``, ``bad_header``
     (unknown type or a length it cannot have), ``cut`` (a frame interrupted by a
     ``START``), ``bad_escape``, ``noise`` (bytes outside any frame).
@@ -189,26 +193,26 @@ class Decoder:
             if n <= need - 2:
                 crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b >> 4)]
                 crc = ((crc << 4) & 0xFFFF) ^ table[(crc >> 12) ^ (b & 15)]
-                if n == HEADER:  # a known type, with a length it may have?
+                if n == _HEADER:  # a known type, with a length it may have?
                     kind = buf[1]
                     size = buf[4]
-                    if kind == LOG:
-                        ok = 0 < size <= MAX_PAYLOAD
-                    elif kind == _ACK or kind == NACK:
+                    if kind == _LOG:
+                        ok = 0 < size <= _MAX_PAYLOAD
+                    elif kind == _ACK or kind == _NACK:
                         ok = size == 0
                     elif kind == _SYNC_REQ or kind == _SYNC_REP:
                         ok = size == 12
-                    elif kind == _WATERMARK or kind == HELLO:
+                    elif kind == _WATERMARK or kind == _HELLO:
                         ok = size == 4
                     elif kind == PRESS:
                         ok = size == 6
                     else:
-                        ok = kind == ASSIGN and size == 5
+                        ok = kind == _ASSIGN and size == 5
                     if not ok:
                         self.bad_header += 1
                         n = -1
                         continue
-                    need = HEADER + size + 2
+                    need = _HEADER + size + 2
                 continue
             if n < need:
                 continue

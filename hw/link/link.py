@@ -47,16 +47,18 @@ update allocate nothing. docs/LINK.md has the frames, the timing and the error b
 
 from engine.compat import const
 from engine.ticks import ticks_diff
-from hw.link.frame import FRAME_MAX, MAX_PAYLOAD, Decoder, encode, get_u32, put_u32
+from hw.link.frame import Decoder, encode, get_u32, put_u32
 
 # hw.link.frame's types, seats and header size, folded in at compile time (the tests check
 # that they agree with frame's).
 _ACK = const(0x03)
 _ASSIGN = const(0x02)
+_FRAME_MAX = const(415)
 _HEADER = const(5)
 _HELLO = const(0x01)
 _HOST = const(0)
 _LOG = const(0x41)
+_MAX_PAYLOAD = const(200)
 _NACK = const(0x04)
 _NO_SEAT = const(0x0F)
 _PRESS = const(0x42)
@@ -110,7 +112,7 @@ class Link:
     decoding carry more frames).
     """
 
-    def __init__(self, role, port, clock, handler, nonce, slots=8, slot_size=MAX_PAYLOAD,
+    def __init__(self, role, port, clock, handler, nonce, slots=8, slot_size=_MAX_PAYLOAD,
                  spin_ms=_SPIN_MS, rx_size=64, watermark_ms=_WATERMARK_MS):
         self.role = role
         self.write = port.write
@@ -127,7 +129,7 @@ class Link:
         self.peer_nonce = -1
         self.state = _SEARCHING
         self.lost = False
-        self.tx = bytearray(FRAME_MAX)
+        self.tx = bytearray(_FRAME_MAX)
         self.pay = bytearray(12)  # payload of the small frames
         self.dec = Decoder()
         # frames sent for sure: slot = seq % slots

@@ -19,7 +19,8 @@ from hw.link.sync import ClockSync
 
 # The link's private constants (folded on the device: not module attributes there)
 ROLE_HOST, ROLE_GUEST, LINKED = 1, 2, 1  # hw.link.link's _ROLE_HOST, _ROLE_GUEST, _LINKED
-ACK, SYNC_REQ, SYNC_REP, WATERMARK = 0x03, 0x05, 0x06, 0x07  # hw.link.frame's
+HELLO, ASSIGN, ACK, NACK, SYNC_REQ, SYNC_REP, WATERMARK, LOG = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x41
+FRAME_MAX, MAX_PAYLOAD = 415, 200  # hw.link.frame's (these and the frame types)
 
 
 class Clock:
@@ -69,7 +70,7 @@ class Port:
 
 class Handler:
     def __init__(self):
-        self.line = bytearray(fr.MAX_PAYLOAD)
+        self.line = bytearray(MAX_PAYLOAD)
         self.line_n = 0
         self.logs = 0
         self.presses = 0
@@ -93,14 +94,14 @@ class Handler:
 r = Report("vm_link_alloc")
 
 # ------------------------------------------------------------------ frames alone
-out = bytearray(fr.FRAME_MAX)
-payload = bytearray(fr.MAX_PAYLOAD)
-for i in range(fr.MAX_PAYLOAD):
+out = bytearray(FRAME_MAX)
+payload = bytearray(MAX_PAYLOAD)
+for i in range(MAX_PAYLOAD):
     payload[i] = (i * 37) & 0xFF  # START and ESC among them: escapes happen
 dec = fr.Decoder()
-KINDS = (fr.HELLO, fr.ASSIGN, ACK, fr.NACK, SYNC_REQ, SYNC_REP, WATERMARK,
-         fr.PRESS, fr.LOG)
-LENS = (4, 5, 0, 0, 12, 12, 4, 6, fr.MAX_PAYLOAD)
+KINDS = (HELLO, ASSIGN, ACK, NACK, SYNC_REQ, SYNC_REP, WATERMARK,
+         fr.PRESS, LOG)
+LENS = (4, 5, 0, 0, 12, 12, 4, 6, MAX_PAYLOAD)
 state = [0]
 
 

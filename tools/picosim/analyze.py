@@ -200,7 +200,8 @@ def device_ticks_ms(ns):
 
 def press_buttons(data):
     """The pad button (0-7) of each ``press`` line, in log order: the firmware's own
-    mapping (``hw.games``) for the game each match's ``rules`` line names."""
+    mapping (``hw.games``) for the game each match's ``rules`` line names; None for a
+    press no one button makes (Speed: a card's or a pile's, by what the card fitted)."""
     import importlib
 
     from hw import games
@@ -230,8 +231,11 @@ def press_buttons(data):
             except ValueError:
                 continue
             hook = getattr(kind, "press_button", None)  # a kind whose target keeps state
-            out.append(hook(seat, n) if hook is not None else
-                       next((b for b in range(8) if kind.target(table, seat, b) == n), 0))
+            try:
+                out.append(hook(seat, n) if hook is not None else
+                           next((b for b in range(8) if kind.target(table, seat, b) == n), 0))
+            except AttributeError:  # a target that reads more of the engine (Speed's
+                out.append(None)  # one- or two-button plays): no one button to time
     return out
 
 
@@ -240,8 +244,9 @@ def _pairs(result, key_pins):
     pairs = []
     buttons = press_buttons(result.data)
     for index, (ticks, player, _) in enumerate(log_presses(result.data)):
-        seat = "AB".index(player)
-        pairs.append((index, ticks, key_pins[seat * 8 + buttons[index]]))
+        if buttons[index] is not None:
+            seat = "AB".index(player)
+            pairs.append((index, ticks, key_pins[seat * 8 + buttons[index]]))
     return pairs
 
 

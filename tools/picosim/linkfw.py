@@ -280,7 +280,7 @@ def wire_frames(result, direction):
         i = dec.scan(data, i, len(data))
         if i < 0:
             break
-        out.append((recs[i - 1][6], dec.kind, bytes(dec.buf[frame.HEADER:frame.HEADER
+        out.append((recs[i - 1][6], dec.kind, bytes(dec.buf[frame._HEADER:frame._HEADER
                                                              + dec.length])))
     return out
 

@@ -48,6 +48,7 @@ FREE2 = gc.mem_free()
 NOT_YET = -1  # hw.link.fair's (a guest does not load fair)
 # hw.link.link's private constants (folded by mpy-cross: not module attributes here)
 ROLE_HOST, ROLE_GUEST, LINKED = 1, 2, 1
+FRAME_MAX, MAX_PAYLOAD = 415, 200  # hw.link.frame's, folded there too
 
 ROLE = os.getenv("LINK_ROLE") or "host"
 KEY = int(os.getenv("LINK_KEY") or 2)
@@ -73,7 +74,7 @@ print("cal %d" % edge)
 
 # ------------------------------------------------------------------ bench
 def bench():
-    out = bytearray(fr.FRAME_MAX)
+    out = bytearray(FRAME_MAX)
     pay = bytearray(12)
     dec = fr.Decoder()
     n = 200
@@ -134,7 +135,7 @@ nonce = (microcontroller.cpu.uid[0] << 8 | microcontroller.cpu.uid[1]) ^ ticks_m
 role = ROLE_HOST if ROLE == "host" else ROLE_GUEST
 gc.collect()
 FREE3 = gc.mem_free()
-slot = fr.MAX_PAYLOAD if role == ROLE_HOST else 6  # log lines out, or presses
+slot = MAX_PAYLOAD if role == ROLE_HOST else 6  # log lines out, or presses
 link = lk.Link(role, uart, ticks_ms, handler, nonce, slot_size=slot)
 keys = None
 if role == ROLE_GUEST:
