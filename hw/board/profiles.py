@@ -33,7 +33,7 @@ parsed here, as strictly on the desktop as on the device (ASCII digits and blank
 A bad value raises :class:`SettingError` naming the setting and the value
 (``CSPEED_ROTATION=180.0: must be 0, 90, 180 or 270``), and so does a pin used twice
 (two buttons, a button and the display or the piezo); a pin the board lacks is named
-with the setting that chose it (:func:`source`): ``hw.main.run`` shows the message on
+with the setting that chose it (:func:`source`): ``hw.main.start`` shows the message on
 the display (``hw.views.error_view``) and stops there.
 
 Implementation Notes
