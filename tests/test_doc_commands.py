@@ -171,7 +171,6 @@ NOT_RUN = {
     " --seconds 12": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/crc_code.py --seconds 25":
         PICOSIM,
-    "make heap ARGS=--fresh": PICOSIM,
     ".venv/bin/python -m tools.picosim --code tools/picosim/device/link_heap_code.py"
     " --seconds 8": PICOSIM,
     ".venv/bin/python -m tools.picosim.linkbench --firmware --no-diag --seconds 20 --ppm 0":

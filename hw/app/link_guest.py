@@ -27,9 +27,9 @@ from hw.link.link import Link
 # hw.app.linked, hw.app.link_host and hw.link are checked equal by the tests.
 _ROLE_GUEST = const(2)  # hw.link.link
 _KEY_PLAY = const(0)  # a PRESS frame's key byte: a play (its argument: the engine's)
-_KEY_TAP = const(1)  # START tapped here: begin a match (link screen, match over)
 _KEY_HOLD = const(2)  # START held here: abandon the match
-_KEY_NO_MEMORY = const(3)  # this heap could not hold the match: abandon it
+_EV_LINKED = const(1)  # hw.link.link's events
+_EV_HOST_RESTARTED = const(3)
 _ABANDONED_HOST = const(b"match abandoned (the host restarted)")
 _ABANDONED_LOST = const(b"match abandoned (link lost)")
 _HOST_GONE = const((b"The host restarted", b"match abandoned"))
@@ -91,27 +91,18 @@ class GuestSession(LinkSession):
         """The time a frame is drawn at: the host's clock (but on the link screen)."""
         return now if self.app.mode == LINK else self.host_now(now)
 
-    def host_restarted(self):
-        self.host_seen = False
-        if self.in_match:
-            self.problem = _HOST_GONE
-            self.app.log.comment(_ABANDONED_HOST)
-            self.leave_match()
-
-    def linked_again(self):
-        self.host_seen = False  # maybe another host, another clock
-
-    def abandon_for_memory(self):
-        self.link.send_press(self.app.last, _KEY_NO_MEMORY, 0)  # the host abandons it
+    def on_link(self, event):
+        LinkSession.on_link(self, event)
+        if event == _EV_LINKED:
+            self.host_seen = False  # maybe another host, another clock
+        elif event == _EV_HOST_RESTARTED:
+            self.host_seen = False
+            if self.in_match:
+                self.problem = _HOST_GONE
+                self.app.log.comment(_ABANDONED_HOST)
+                self.leave_match()
 
     # ------------------------------------------------------------ START
-    def start_tapped(self, t):
-        """START tapped on the link screen or after a match: the host is asked to begin
-        one (False: not here)."""
-        if self.linked and not self.lost and self.link.send_press(t, _KEY_TAP, 0):
-            self.requests += 1
-        return False
-
     def start_held(self, t):
         """START held in a match: ask the host to abandon it (or, lost, do it here)."""
         if self.lost or not self.linked:

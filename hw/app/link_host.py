@@ -34,7 +34,7 @@ _BACK_MS = const(1500)  # the countdown after the guest came back
 _ABANDONED_HELD = const(b"match abandoned (START held)")  # as hw.app's held START
 _ABANDONED_GUEST = const(b"match abandoned (the guest restarted)")
 _ABANDONED_FULL = const(b"match abandoned (link log overflowed)")
-_ABANDONED_MEMORY = const(b"match abandoned (not enough memory)")
+_EV_REJOINED = const(2)  # hw.link.link's: the guest restarted and took its seat again
 _GUEST_GONE = const((b"The guest restarted", b"match abandoned"))
 _NO_MEMORY = const((b"Not enough memory", b"for this game linked"))
 _GUEST_NO_MEMORY = const((b"The guest's memory", b"is too small for it"))
@@ -75,8 +75,11 @@ class HostSession(LinkSession):
         self.judge(now)
         return now
 
-    def rejoined(self):
-        """The guest restarted: it gets the match so far (if kept), else it is over."""
+    def on_link(self, event):
+        LinkSession.on_link(self, event)
+        if event != _EV_REJOINED:
+            return
+        # the guest restarted: it gets the match so far (if kept), else it is over
         if self.in_match and self.kept:  # it gets the match so far, then play goes on
             self.out_from = self.match_at
             self.rejoins += 1
@@ -89,20 +92,6 @@ class HostSession(LinkSession):
 
     # ------------------------------------------------------------ START
 
-    def remote_abandon(self):
-        """The guest held START in a match: it is abandoned, as a held START here."""
-        app = self.app
-        if READY <= app.mode < DONE:
-            self.judge(app.last)
-            app.log.comment(_ABANDONED_HELD)
-            self.leave_match()
-
-    def remote_start(self):
-        """The guest's START on the link screen or after a match."""
-        app = self.app
-        if app.mode == LINK or app.mode == DONE:
-            self.begin_due = True  # (after the read of the cable this came in)
-
     def begin_match(self, now):
         """Begin a match. One this handheld's heap cannot hold (a MemoryError while
         its table is built) is abandoned, and the link screen says why: never a crash."""
@@ -111,13 +100,6 @@ class HostSession(LinkSession):
             self.app.begin_match(now)
         except MemoryError as err:
             self.no_memory(_NO_MEMORY, err)
-
-    def abandon_for_memory(self):
-        self.app.log.comment(_ABANDONED_MEMORY)  # the guest leaves it on this line
-
-    def start_tapped(self, t):
-        """START tapped on the link screen or after a match: True (this side begins it)."""
-        return self.linked and not self.lost
 
     def start_held(self, now):
         """START held in a match: it is abandoned (the log says so)."""
@@ -137,10 +119,16 @@ class HostSession(LinkSession):
             sync = self.link.sync
             if sync.ready and self.in_match and not self.paused():
                 self._queue(1, self.link.gate.place(sync.to_host(t)), arg)
-        elif key == _KEY_TAP:
-            self.remote_start()
-        elif key == _KEY_HOLD:
-            self.remote_abandon()
+        elif key == _KEY_TAP:  # on the link screen or after a match: begun after the read
+            mode = self.app.mode
+            if mode == LINK or mode == DONE:
+                self.begin_due = True
+        elif key == _KEY_HOLD:  # in a match: abandoned, as a held START here
+            app = self.app
+            if READY <= app.mode < DONE:
+                self.judge(app.last)
+                app.log.comment(_ABANDONED_HELD)
+                self.leave_match()
         elif key == _KEY_NO_MEMORY and self.in_match:
             self.no_memory(_GUEST_NO_MEMORY)
 

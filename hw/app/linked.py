@@ -46,6 +46,9 @@ from hw.app.modes import DONE, LINK, MENU, READY
 # private copies of the ones they share (tests/test_link_play.py checks they agree).
 _BACK_MS = const(1500)  # the countdown after the link came back
 _BAUD = const(115200)
+_KEY_TAP = const(1)  # a PRESS frame's key byte: START tapped on the guest
+_KEY_NO_MEMORY = const(3)  # ... the guest's heap could not hold the match
+_ABANDONED_MEMORY = const(b"match abandoned (not enough memory)")
 _MSG_LINK_LOST = const(27)  # hw.messages: "Link lost" (the cable is out, the match waits)
 _MSG_LINK_BACK = const(28)  # ... "Link back - ready": a countdown, then play resumes
 # hw.link.link's events
@@ -188,7 +191,6 @@ class LinkSession:
         """``hw.link.link.Link``'s events."""
         self.changes += 1
         if event == _EV_LINKED:
-            self.linked_again()
             self.linked = True
             self.lost = False
             self.problem = None
@@ -199,26 +201,15 @@ class LinkSession:
             if self.in_match:
                 self.counting = True
                 self.back_until = ticks_add(self.link.clock(), _BACK_MS)
-        elif event == _EV_REJOINED:  # host: the guest restarted
+        elif event == _EV_REJOINED:  # host: the guest restarted (its half goes on)
             self.lost = False
-            self.rejoined()
-        elif event == _EV_HOST_RESTARTED:  # guest
+        elif event == _EV_HOST_RESTARTED:  # guest: the host restarted (its half goes on)
             self.linked = False
             self.lost = False
-            self.host_restarted()
         else:  # two hosts, two guests, no seat
             self.linked = False
             self.problem = (_NO_HOST_TEXT if event == _EV_NO_HOST
                             else _FULL_TEXT if event == _EV_FULL else _TWO_HOSTS_TEXT)
-
-    def linked_again(self):
-        """Guest: a host (maybe another) gave this handheld its seat."""
-
-    def rejoined(self):
-        """Host: the guest restarted and linked again."""
-
-    def host_restarted(self):
-        """Guest: the host restarted."""
 
     def view(self, width, height, glyphs):
         """The link screen's view (``hw.views.link_view``), its lines written."""
@@ -234,10 +225,6 @@ class LinkSession:
         if self.shown == self.changes:
             return
         self.shown = self.changes
-        self.screen_lines(view)
-
-    def screen_lines(self, view):
-        """Write the link screen's lines into ``view`` (``hw.views.link_view``)."""
         if self.problem is not None:
             view.show(0, self.problem[0])
             view.show(1, self.problem[1])
@@ -255,8 +242,11 @@ class LinkSession:
         """START tapped while linked: on the link screen or after a match, the host
         begins one (the guest asks the host to)."""
         app = self.app
-        if (app.mode == LINK or app.mode == DONE) and self.start_tapped(now):
-            self.begin_match(now)
+        if (app.mode == LINK or app.mode == DONE) and self.linked and not self.lost:
+            if self.host:
+                self.begin_match(now)
+            elif self.link.send_press(now, _KEY_TAP, 0):  # the host is asked to
+                self.requests += 1
 
     def _start_held(self, now):
         """START held while linked: leave link play (the link screen), or abandon the
@@ -276,6 +266,9 @@ class LinkSession:
         self.app.card_tiles = None  # (a half-built table's cards)
         if err is not None:
             print("link: not enough memory for this game linked: %s" % err)
-        self.abandon_for_memory()
+        if self.host:
+            self.app.log.comment(_ABANDONED_MEMORY)  # the guest leaves it on this line
+        else:
+            self.link.send_press(self.app.last, _KEY_NO_MEMORY, 0)  # the host abandons it
         self.problem = problem
         self.leave_match()

@@ -158,7 +158,6 @@ class Link:
             from hw.link.fair import Gate
             from hw.link.sync import ClockSync
 
-            self.new_sync = ClockSync
             self.sync = ClockSync()
             self.gate = Gate()
         self.sync_t1 = -1
@@ -430,7 +429,9 @@ class Link:
                 self._reset_channel()
                 self.last_rx = self.clock()
                 if rejoin:  # a new guest clock: forget the old one
-                    self.sync = self.new_sync()
+                    from hw.link.sync import ClockSync  # (loaded: no allocation but the new one)
+
+                    self.sync = ClockSync()
                 self.gate.join(_GUEST_SEAT)
                 self.handler.on_link(_EV_REJOINED if rejoin else _EV_LINKED)
             if nonce == self.peer_nonce:  # assign it its seat (again, if ASSIGN was lost)
