@@ -116,7 +116,7 @@ def test_types_and_lengths_are_checked_before_the_crc():
     for kind, n in ((0x09, 4), (fr.PRESS, 5), (fr._LOG, 0), (fr._ACK, 1)):
         size = fr.encode(bad, 0x01, kind, 0, 0, bytes(n), n)
         assert decode_all(bad[:size], dec) == []
-    assert dec.bad_header == 4 and dec.bad_crc == 0 and dec.frames == 0
+    assert dec.stats[fr._BAD_HEADER] == 4 and dec.stats[fr._BAD_CRC] == 0 and dec.frames == 0
 
 
 def test_counters_say_what_went_wrong():
@@ -126,7 +126,9 @@ def test_counters_say_what_went_wrong():
     damaged[7] ^= 0x04
     stream = b"noise" + bytes(damaged) + good[:6] + good + bytes([fr.START, fr._ESC, 0x11])
     assert len(decode_all(stream, dec)) == 1
-    assert dec.noise == 5 and dec.bad_crc == 1 and dec.cut == 1 and dec.bad_escape == 1
+    stats = dec.stats
+    assert stats[fr._NOISE] == 5 and stats[fr._BAD_CRC] == 1
+    assert stats[fr._CUT] == 1 and stats[fr._BAD_ESCAPE] == 1
 
 
 def damage(rng, data, ops):

@@ -12,6 +12,7 @@ from fw_rig import replay, split_matches
 from hw.app.linked import _MSG_LINK_LOST as MSG_LINK_LOST
 from hw.app.modes import GAME, LINK
 from hw.board.pads import KEY_START
+from hw.link import link as lk
 
 GAMES = ("grid", "row", "speed", "aggravation")
 
@@ -169,10 +170,10 @@ def test_the_guests_watermark_covers_a_press_scanned_after_its_pass_began():
     stamp = (guest.clock() + 2) & ((1 << 29) - 1)  # the next pass reads now + 1
     guest.key(9, True, at=stamp)
     guest.key(9, False, at=stamp)
-    sent = guest.app.session.link.frames_out
+    sent = guest.app.session.link.stats[lk._FRAMES_OUT]
     pair.step(1)  # the guest's pass reads it
     link = guest.app.session.link
-    assert link.wm_sent == stamp and link.frames_out >= sent + 2  # its press, then this
+    assert link.wm_sent == stamp and link.stats[lk._FRAMES_OUT] >= sent + 2  # its press, then this
 
 
 @pytest.mark.parametrize("short", ["host", "guest"])
@@ -255,7 +256,7 @@ def test_dropped_and_corrupted_bytes_are_resent_and_the_logs_stay_identical():
     pair.start_match()
     assert pair.play_match(limit_ms=400000)
     assert pair.lost[0] + pair.lost[1] > 0
-    assert pair.a.app.session.link.resent + pair.b.app.session.link.resent > 0
+    assert pair.a.app.session.link.stats[lk._RESENT] + pair.b.app.session.link.stats[lk._RESENT] > 0
     assert_same_logs(pair)
 
 

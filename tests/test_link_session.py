@@ -55,7 +55,7 @@ def test_a_clean_cable_delivers_everything_once_in_order_without_resends():
     streams = Streams(pair)
     pair.run(20000)
     assert streams.done()
-    assert pair.host.link.resent == pair.guest.link.resent == 0
+    assert pair.host.link.stats[lk._RESENT] == pair.guest.link.stats[lk._RESENT] == 0
     assert all(p[0] == 1 for p in pair.host.rec.presses)  # the guest's seat
 
 
@@ -72,7 +72,7 @@ def test_lost_damaged_and_doubled_bytes_are_resent_never_delivered_twice(seed, d
     assert presses == streams.presses[:len(presses)]
     assert streams.done(), (len(logs), len(presses))
     if drop + corrupt + dup > 0.005:
-        assert pair.host.link.resent + pair.guest.link.resent > 0
+        assert pair.host.link.stats[lk._RESENT] + pair.guest.link.stats[lk._RESENT] > 0
 
 
 def test_a_pulled_cable_is_noticed_by_both_and_nothing_is_lost():
@@ -154,10 +154,10 @@ def test_a_press_is_followed_at_once_by_its_watermark_and_idle_ones_keep_their_p
     guest.wm_at = now  # a watermark just went: the next is not due for WATERMARK_MS
     guest.drained(now + 1)
     assert guest.wm_sent != now + 1  # idle: the period holds
-    frames = guest.frames_out
+    frames = guest.stats[lk._FRAMES_OUT]
     assert guest.send_press(now + 1, 0, 3)
     guest.drained(now + 2)  # the pass read its keys: the press's watermark goes now
-    assert guest.wm_sent == now + 2 and guest.frames_out == frames + 2
+    assert guest.wm_sent == now + 2 and guest.stats[lk._FRAMES_OUT] == frames + 2
     guest.drained(now + 3)
     assert guest.wm_sent == now + 2  # and then the period again
 

@@ -53,6 +53,12 @@ _HEADER = const(5)  # seat, type, seq, ack, length
 _MAX_PAYLOAD = const(200)  # a CSLOG line (the longest, a deck, is 160 bytes)
 _BODY_MAX = const(207)  # _HEADER + _MAX_PAYLOAD + 2 (CRC)
 _FRAME_MAX = const(415)  # START + every body byte escaped
+# Decoder.stats
+_BAD_CRC = const(0)
+_BAD_HEADER = const(1)
+_CUT = const(2)
+_BAD_ESCAPE = const(3)
+_NOISE = const(4)
 
 # CRC-16/CCITT-FALSE, a table entry per nibble (32 bytes of data; the 256-entry byte
 # table took 592 B of heap for 10 us less per byte on the device: docs/LINK.md). Entry
@@ -130,9 +136,10 @@ class Decoder:
 
     The frame is then in ``buf``: header fields as attributes (``seat``, ``kind``,
     ``seq``, ``ack``, ``length``), the payload at ``buf[_HEADER:_HEADER + length]``,
-    valid until the next scan. Counters: ``frames``, ``bad_crc``, ``bad_header``
-    (unknown type or a length it cannot have), ``cut`` (a frame interrupted by a
-    ``START``), ``bad_escape``, ``noise`` (bytes outside any frame).
+    valid until the next scan. Counters: ``frames``, and in ``stats`` (one list, not
+    an attribute each: each name would be interned on the device) ``stats[_BAD_CRC]``,
+    ``[_BAD_HEADER]`` (unknown type or a length it cannot have), ``[_CUT]`` (a frame
+    interrupted by a ``START``), ``[_BAD_ESCAPE]``, ``[_NOISE]`` (bytes outside any frame).
     """
 
     def __init__(self, buf=None):
@@ -142,8 +149,8 @@ class Decoder:
         self.escaped = False
         self.crc = 0xFFFF
         self.seat = self.kind = self.seq = self.ack = self.length = 0
-        self.frames = self.bad_crc = self.bad_header = self.cut = 0
-        self.bad_escape = self.noise = 0
+        self.frames = 0
+        self.stats = [0] * 5
 
     def scan(self, src, i, end):
         """Decode ``src[i:end]`` up to the end of the next valid frame.
@@ -162,14 +169,14 @@ class Decoder:
             i += 1
             if b == START:
                 if n > 0:
-                    self.cut += 1
+                    self.stats[_CUT] += 1
                 n = 0
                 need = _BODY_MAX
                 escaped = False
                 crc = 0xFFFF
                 continue
             if n < 0:
-                self.noise += 1
+                self.stats[_NOISE] += 1
                 continue
             if b == _ESC:
                 escaped = True
@@ -177,7 +184,7 @@ class Decoder:
             if escaped:
                 escaped = False
                 if b != 0x5E and b != 0x5D:  # only START and _ESC are ever escaped
-                    self.bad_escape += 1
+                    self.stats[_BAD_ESCAPE] += 1
                     n = -1
                     continue
                 b ^= _FLIP
@@ -202,7 +209,7 @@ class Decoder:
                     else:
                         ok = kind == _ASSIGN and size == 5
                     if not ok:
-                        self.bad_header += 1
+                        self.stats[_BAD_HEADER] += 1
                         n = -1
                         continue
                     need = _HEADER + size + 2
@@ -211,7 +218,7 @@ class Decoder:
                 continue
             n = -1
             if crc != (buf[need - 2] << 8) | buf[need - 1]:
-                self.bad_crc += 1
+                self.stats[_BAD_CRC] += 1
                 continue
             self.n = -1
             self.escaped = False

@@ -69,6 +69,9 @@ _VERSION = const(1)
 _WATERMARK = const(0x07)
 
 _ROLE_HOST = const(1)
+_FRAMES_OUT = const(0)  # Link.stats
+_BYTES_OUT = const(1)
+_RESENT = const(2)
 _ROLE_GUEST = const(2)
 
 # States
@@ -168,7 +171,8 @@ class Link:
         self.wm_at = now
         self.pressed = False  # a press went out since the last watermark
         # counters
-        self.frames_out = self.bytes_out = self.resent = self.ignored = 0
+        self.ignored = 0  # frames not for this end, or out of turn
+        self.stats = [0] * 3  # frames sent, bytes sent, frames resent (one name, not three)
 
     # ------------------------------------------------------------ sending
     def _send(self, kind, seq, payload, start, n):
@@ -176,8 +180,8 @@ class Link:
         size = encode(self.tx, (self.seat << 4) | to, kind, seq, self.expected, payload, n,
                          start)
         self.write(self.tx, size)
-        self.frames_out += 1
-        self.bytes_out += size
+        self.stats[_FRAMES_OUT] += 1
+        self.stats[_BYTES_OUT] += size
         self.last_tx = self.clock()
         self.ack_due = False
 
@@ -303,7 +307,7 @@ class Link:
     def _go_back(self, seq):
         """Send again from number ``seq`` on (if it is still unacknowledged)."""
         if ((seq - self.base) & 0xFF) <= ((self.high - self.base) & 0xFF):
-            self.resent += (self.high - seq) & 0xFF
+            self.stats[_RESENT] += (self.high - seq) & 0xFF
             self.resend = seq
 
     def _reset_channel(self):

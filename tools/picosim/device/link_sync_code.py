@@ -199,8 +199,8 @@ while True:
         handler.n_events = 0
         d = link.dec
         print("link state=%d frames_out=%d bytes_out=%d resent=%d frames_in=%d bad_crc=%d"
-              " cut=%d noise=%d" % (link.state, link.frames_out, link.bytes_out, link.resent,
-                                    d.frames, d.bad_crc, d.cut, d.noise))
+              " cut=%d noise=%d" % (link.state, link.stats[0], link.stats[1], link.stats[2],
+                                    d.frames, d.stats[0], d.stats[2], d.stats[4]))
         loops = 0
         last = now
         gc.collect()
