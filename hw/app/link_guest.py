@@ -66,7 +66,6 @@ class GuestSession(LinkSession):
         self.host_now_last = 0
         self.host_seen = False  # a line with the host's time came since linking
         self.show_due = False  # the table: built once the cable's read is over
-        self.requests = 0  # START taps and holds sent
 
     # ------------------------------------------------------------ every pass
     def after_read(self):
@@ -108,8 +107,8 @@ class GuestSession(LinkSession):
         if self.lost or not self.linked:
             self.app.log.comment(_ABANDONED_LOST)
             self.leave_match()
-        elif self.link.send_press(t, _KEY_HOLD, 0):
-            self.requests += 1
+        else:
+            self.link.send_press(t, _KEY_HOLD, 0)
 
     # ------------------------------------------------------------ presses
     def press(self, n, t):

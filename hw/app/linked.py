@@ -245,8 +245,8 @@ class LinkSession:
         if (app.mode == LINK or app.mode == DONE) and self.linked and not self.lost:
             if self.host:
                 self.begin_match(now)
-            elif self.link.send_press(now, _KEY_TAP, 0):  # the host is asked to
-                self.requests += 1
+            else:  # the host is asked to (resent by the link until acknowledged)
+                self.link.send_press(now, _KEY_TAP, 0)
 
     def _start_held(self, now):
         """START held while linked: leave link play (the link screen), or abandon the

@@ -18,7 +18,6 @@ from hw.draw import gfx
 from hw.draw.text import LEFT, Text
 
 ROWS = 4
-LINE_H = gfx.GLYPH_H + 6
 
 
 class LinkView:
@@ -30,14 +29,15 @@ class LinkView:
         self.group.append(background)
         scale = 2 if width >= 300 else 1
         self.columns = max(8, width // (gfx.GLYPH_W * scale) - 2)
-        y = height // 2 - (ROWS + 1) * LINE_H * scale // 2
+        line_h = (gfx.GLYPH_H + 6) * scale  # (a local: a module constant is an interned name)
+        y = height // 2 - (ROWS + 1) * line_h // 2
         title = Text(glyphs, len(heading), gfx.GOLD, scale, False, (0, 0.5),
                      (gfx.GLYPH_W * scale, y), LEFT, gfx.FELT)
         title.set(heading)
         self.group.append(title.group)
         self.fields = []
         for i in range(ROWS):
-            y += LINE_H * scale
+            y += line_h
             field = Text(glyphs, self.columns, gfx.TEXT, scale if i == 0 else 1, False,
                          (0, 0.5), (gfx.GLYPH_W * scale, y), LEFT, gfx.FELT)
             self.group.append(field.group)
