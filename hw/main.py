@@ -1,8 +1,11 @@
-"""Start-up: pick the board profile, build display, buttons, piezo and app; run the loop.
+"""Start-up: pick the board profile, build display, buttons, piezo and app.
 
-``code.py`` calls :func:`run`. :func:`build` is separate so that tests and the
-desktop emulator can build the same firmware on CPython (with the stand-ins of
-``tools.cpstubs`` installed) and drive :meth:`hw.app.App.step` themselves.
+``code.py`` calls :func:`start`, forgets this module (nothing built refers back to
+it, so its code leaves the heap) and runs the loop :func:`start` returned
+(:meth:`hw.app.App.run`); :func:`run` does both, for tools. :func:`build` is
+separate so that tests and the desktop emulator can build the same firmware on
+CPython (with the stand-ins of ``tools.cpstubs`` installed) and drive
+:meth:`hw.app.App.step` themselves.
 
 Implementation Notes
 --------------------
