@@ -27,9 +27,11 @@ from hw.link.link import Link
 # hw.app.linked, hw.app.link_host and hw.link are checked equal by the tests.
 _ROLE_GUEST = const(2)  # hw.link.link
 _KEY_PLAY = const(0)  # a PRESS frame's key byte: a play (its argument: the engine's)
+_KEY_TAP = const(1)  # START tapped here: begin a match (link screen, match over)
 _KEY_HOLD = const(2)  # START held here: abandon the match
 _EV_LINKED = const(1)  # hw.link.link's events
 _EV_HOST_RESTARTED = const(3)
+_KEY_NO_MEMORY = const(3)  # this heap could not hold the match: abandon it
 _ABANDONED_HOST = const(b"match abandoned (the host restarted)")
 _ABANDONED_LOST = const(b"match abandoned (link lost)")
 _HOST_GONE = const((b"The host restarted", b"match abandoned"))
@@ -101,7 +103,16 @@ class GuestSession(LinkSession):
                 self.app.log.comment(_ABANDONED_HOST)
                 self.leave_match()
 
+    def no_memory(self, problem, err=None):
+        self.link.send_press(self.app.last, _KEY_NO_MEMORY, 0)  # the host abandons it
+        LinkSession.no_memory(self, problem, err)
+
     # ------------------------------------------------------------ START
+    def begin_match(self, now):
+        """START tapped on the link screen or after a match: the host is asked to begin
+        one (the link resends the request until it is acknowledged)."""
+        self.link.send_press(now, _KEY_TAP, 0)
+
     def start_held(self, t):
         """START held in a match: ask the host to abandon it (or, lost, do it here)."""
         if self.lost or not self.linked:

@@ -34,6 +34,7 @@ _BACK_MS = const(1500)  # the countdown after the guest came back
 _ABANDONED_HELD = const(b"match abandoned (START held)")  # as hw.app's held START
 _ABANDONED_GUEST = const(b"match abandoned (the guest restarted)")
 _ABANDONED_FULL = const(b"match abandoned (link log overflowed)")
+_ABANDONED_MEMORY = const(b"match abandoned (not enough memory)")
 _EV_REJOINED = const(2)  # hw.link.link's: the guest restarted and took its seat again
 _GUEST_GONE = const((b"The guest restarted", b"match abandoned"))
 _NO_MEMORY = const((b"Not enough memory", b"for this game linked"))
@@ -100,6 +101,10 @@ class HostSession(LinkSession):
             self.app.begin_match(now)
         except MemoryError as err:
             self.no_memory(_NO_MEMORY, err)
+
+    def no_memory(self, problem, err=None):
+        self.app.log.comment(_ABANDONED_MEMORY)  # the guest leaves the match on this line
+        LinkSession.no_memory(self, problem, err)
 
     def start_held(self, now):
         """START held in a match: it is abandoned (the log says so)."""

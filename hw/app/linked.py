@@ -46,9 +46,6 @@ from hw.app.modes import DONE, LINK, MENU, READY
 # private copies of the ones they share (tests/test_link_play.py checks they agree).
 _BACK_MS = const(1500)  # the countdown after the link came back
 _BAUD = const(115200)
-_KEY_TAP = const(1)  # a PRESS frame's key byte: START tapped on the guest
-_KEY_NO_MEMORY = const(3)  # ... the guest's heap could not hold the match
-_ABANDONED_MEMORY = const(b"match abandoned (not enough memory)")
 _MSG_LINK_LOST = const(27)  # hw.messages: "Link lost" (the cable is out, the match waits)
 _MSG_LINK_BACK = const(28)  # ... "Link back - ready": a countdown, then play resumes
 # hw.link.link's events
@@ -239,14 +236,11 @@ class LinkSession:
 
     # ------------------------------------------------------------ START
     def _start_tapped(self, now):
-        """START tapped while linked: on the link screen or after a match, the host
-        begins one (the guest asks the host to)."""
+        """START tapped while linked: on the link screen or after a match, a match
+        begins (each half's ``begin_match``: the guest's asks the host)."""
         app = self.app
         if (app.mode == LINK or app.mode == DONE) and self.linked and not self.lost:
-            if self.host:
-                self.begin_match(now)
-            else:  # the host is asked to (resent by the link until acknowledged)
-                self.link.send_press(now, _KEY_TAP, 0)
+            self.begin_match(now)
 
     def _start_held(self, now):
         """START held while linked: leave link play (the link screen), or abandon the
@@ -261,14 +255,10 @@ class LinkSession:
 
     def no_memory(self, problem, err=None):
         """The match could not be set up here or on the other handheld: abandoned on
-        both (the host logs it), the link screen says so (and the console, here: what
-        could not be allocated)."""
+        both (each half first tells the log or the host), the link screen says so (and
+        the console, here: what could not be allocated)."""
         self.app.card_tiles = None  # (a half-built table's cards)
         if err is not None:
             print("link: not enough memory for this game linked: %s" % err)
-        if self.host:
-            self.app.log.comment(_ABANDONED_MEMORY)  # the guest leaves it on this line
-        else:
-            self.link.send_press(self.app.last, _KEY_NO_MEMORY, 0)  # the host abandons it
         self.problem = problem
         self.leave_match()

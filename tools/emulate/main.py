@@ -205,9 +205,7 @@ class Emulator:
             # which CPython lacks; the firmware runs on without them.
             print("diag: no heap figures on the desktop (CircuitPython's gc.mem_free);"
                   " tools.picosim --diag has them")
-            step = app.step
-            while True:
-                step(ticks_ms())
+            app.run(ticks_ms)
 
         self._supervisor.set_ticks(self.now)
         self._start_held_at_power_on()
