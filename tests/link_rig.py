@@ -21,7 +21,7 @@ from hw.app.modes import DONE, GAME, LINK, MENU  # noqa: E402
 from hw.board.pads import KEY_START  # noqa: E402
 from hw.menu import LINK as LINK_ITEM  # noqa: E402
 
-BYTE_US = 87  # 115200 baud, 10 bits
+BYTE_US = 22  # 460800 baud (hw.app.linked), 10 bits
 
 
 class Clock:

@@ -160,6 +160,77 @@ def test_a_guest_press_is_judged_and_sent_back_in_the_pass_its_watermark_came():
     raise AssertionError("no guest press was judged")
 
 
+def test_the_lines_one_pass_judged_travel_in_one_frame():
+    # a play and the clock line that judges it in one LOG frame: the guest judges
+    # the play on the frame that brings it, not a frame later
+    from hw.link import frame
+
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
+    frames = []
+    real = pair.b.app.session.on_log
+    pair.b.app.session.on_log = lambda buf, start, n: (
+        frames.append(bytes(buf[start:start + n])), real(buf, start, n))
+    before = len(pair.b.serial.data)
+    pair.play_match(limit_ms=15000)
+    judged = [f for f in frames if f.startswith(b"press ") and b"\nclock " in f]
+    assert len(judged) >= 5, frames
+    assert all(f.endswith(b"\n") and len(f) <= frame._MAX_PAYLOAD for f in frames)
+    assert b"".join(frames) == bytes(pair.b.serial.data[before:])  # each line logged once
+    assert pair.a.log_text() == pair.b.log_text()
+
+
+def test_a_handheld_with_other_link_firmware_says_so():
+    # frames of another protocol version may mean other things: no link, a message
+    pair = LinkedPair()
+    port = pair.b.port
+    write = port.write
+
+    def write_older(buf, n=None):  # the guest's firmware speaks the version before
+        body = frame_body(buf[:n])
+        if body[1] == lk._HELLO:
+            body[6] = lk._VERSION - 1
+            buf = reframe(body)
+            n = len(buf)
+        return write(buf, n)
+
+    port.write = write_older
+    pair.open_link(pair.a, 0)
+    pair.open_link(pair.b, 1)
+    pair.step(500)
+    for hand in (pair.a, pair.b):
+        assert hand.app.mode == LINK and not hand.app.session.linked
+    assert "firmware differs: update" in pair.a.app.view.shown_lines()
+    pair.b.app.session.link.write = write  # the guest updated: they link
+    pair.step(500)
+    assert pair.a.app.session.linked and pair.b.app.session.linked
+
+
+def frame_body(buf):
+    """A frame's header, payload and CRC, unstuffed."""
+    from hw.link import frame
+
+    out, i = bytearray(), 1
+    while i < len(buf):
+        if buf[i] == frame._ESC:
+            out.append(buf[i + 1] ^ frame._FLIP)
+            i += 2
+        else:
+            out.append(buf[i])
+            i += 1
+    return out
+
+
+def reframe(body):
+    """Encode ``body``'s header and payload again (a fresh CRC)."""
+    from hw.link import frame
+
+    out = bytearray(frame._FRAME_MAX)
+    n = frame.encode(out, body[0], body[1], body[2], body[3], body[5:5 + body[4]], body[4])
+    return out[:n]
+
+
 def test_the_guests_watermark_covers_a_press_scanned_after_its_pass_began():
     pair = linked("grid")
     pair.start_match()
@@ -174,6 +245,23 @@ def test_the_guests_watermark_covers_a_press_scanned_after_its_pass_began():
     pair.step(1)  # the guest's pass reads it
     link = guest.app.session.link
     assert link.wm_sent == stamp and link.stats[lk._FRAMES_OUT] >= sent + 2  # its press, then this
+
+
+def test_the_guests_watermark_goes_from_the_clock_its_keys_were_read_at():
+    # the cable's read took 2 ms this pass (a LOG frame decoded and played): every
+    # press stamped before the keys were read was read, so the watermark says so,
+    # not only up to the pass's start
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
+    pair.step(300)
+    guest = pair.b
+    link = guest.app.session.link
+    clock = link.clock
+    link.clock = lambda: (clock() + 2) & ((1 << 29) - 1)
+    pair.step(5)
+    now = guest.clock()
+    assert link.wm_sent >= now, (link.wm_sent, now)  # (the pass's start - 1 before)
 
 
 @pytest.mark.parametrize("short", ["host", "guest"])

@@ -68,6 +68,7 @@ class GuestSession(LinkSession):
         self.host_now_last = 0
         self.host_seen = False  # a line with the host's time came since linking
         self.show_due = False  # the table: built once the cable's read is over
+        self.keys_from = 0  # the clock as the pass began to read the keys
 
     # ------------------------------------------------------------ every pass
     def after_read(self):
@@ -78,10 +79,15 @@ class GuestSession(LinkSession):
                 app._show(app.mode)  # pylint: disable=protected-access
             except MemoryError as err:
                 self.no_memory(_NO_MEMORY, err)
+        self.keys_from = self.link.clock()  # the app reads its keys next
 
     def tick(self, now):
         """After the app read its keys (``now``: past every press read): every keypad
-        event stamped before ``now`` has been read."""
+        event stamped before ``now``, or before the clock read just before the keys
+        were (the scanner queues an event in the scan that stamps it), has been read.
+        The later of the two goes: the cable's read can take a ms or two."""
+        if ticks_diff(self.keys_from, now) > 0:
+            now = self.keys_from
         self.link.drained((now - 1) & 0x1FFFFFFF)
 
     def step(self, now):
@@ -146,10 +152,23 @@ class GuestSession(LinkSession):
         self.host_seen = True
 
     def on_log(self, buf, start, n):
-        """One line of the host's match log: play it, and log it as it came."""
-        app = self.app
-        app.log.copy(buf, start, n)
+        """A LOG frame: whole lines of the host's match log (each ending in a newline,
+        as many as fitted one frame). Each is played and logged as it came."""
         end = start + n
+        while start < end:
+            nl = buf.find(b"\n", start, end)
+            if nl < 0:
+                nl = end
+            self._line(buf, start, nl)
+            start = nl + 1
+
+    def _line(self, buf, start, end):
+        """One line of the host's log, ``buf[start:end]`` without its newline."""
+        app = self.app
+        n = end - start
+        if n <= 0:
+            return
+        app.log.copy(buf, start, n)
         c = buf[start]
         game = app.game
         if not self.in_match and c != 114:  # between matches only a rules line counts

@@ -24,6 +24,7 @@ from hw.link.link import Link
 # hw.app.linked, hw.app.link_guest and hw.link are checked equal by the tests.
 _QUEUE = const(16)  # presses waiting to be judged, per seat
 _OUT_SIZE = const(2048)  # the match's lines so far (a guest that restarts gets them again)
+_MAX_PAYLOAD = const(200)  # hw.link.frame's: a LOG frame carries whole lines up to this
 _ROLE_HOST = const(1)  # hw.link.link
 _NOT_YET = const(-1)  # hw.link.fair
 _KEY_PLAY = const(0)  # a PRESS frame's key byte: a play (its argument: the engine's)
@@ -54,7 +55,7 @@ class HostSession(LinkSession):
         self.args = (bytearray(_QUEUE), bytearray(_QUEUE))
         self.heads = bytearray(2)
         self.counts = bytearray(2)
-        self.out = bytearray(_OUT_SIZE)  # lines for send_log: len, bytes
+        self.out = bytearray(_OUT_SIZE)  # the log's lines (each ending in a newline)
         self.out_from = 0  # the next line to send
         self.out_to = 0
         self.match_at = 0  # where the match's lines begin (its CSLOG 1 header)
@@ -198,12 +199,12 @@ class HostSession(LinkSession):
         match's lines are kept from its header on while they fit, for a rejoin."""
         if not self.linked:
             return
-        n = len(line) - 1
+        n = len(line)
         if line[0] == 67:  # "CSLOG 1": a match begins (what was sent before is let go)
             self._drop_before(self.out_from)
             self.match_at = self.out_to
             self.kept = True
-        if not self._room(n + 1):  # the guest fell too far behind
+        if not self._room(n):  # the guest fell too far behind
             self.out_from = self.out_to = self.match_at = 0
             self.kept = False
             self.problem = _FELL_BEHIND
@@ -212,10 +213,9 @@ class HostSession(LinkSession):
             return
         out = self.out
         at = self.out_to
-        out[at] = n
         for k in range(n):
-            out[at + 1 + k] = line[k]
-        self.out_to = at + 1 + n
+            out[at + k] = line[k]
+        self.out_to = at + n
 
     def _room(self, size):
         """True if ``size`` more bytes fit in ``out``, after letting go of what was sent
@@ -241,13 +241,22 @@ class HostSession(LinkSession):
         self.out_to = size
 
     def _pump_log(self):
+        """Send what is waiting in ``out``: as many whole lines as fit one frame, so the
+        lines a pass judged (a press and the clock that judges it) travel together."""
         link = self.link
         out = self.out
         while self.out_from < self.out_to and link.window_free() > 0:
-            n = out[self.out_from]
-            if not link.send_log(out, n, self.out_from + 1):
+            start = end = self.out_from
+            while end < self.out_to:
+                nl = out.find(b"\n", end, self.out_to)
+                if nl < 0 or nl + 1 - start > _MAX_PAYLOAD:
+                    break
+                end = nl + 1
+            if end == start:  # (no whole line yet, or one past a frame: never written)
                 return
-            self.out_from += 1 + n
+            if not link.send_log(out, end - start, start):
+                return
+            self.out_from = end
 
     def waiting(self):
         """Log bytes not yet given to the link."""

@@ -45,7 +45,7 @@ from hw.app.modes import DONE, LINK, MENU, READY
 # name link play adds costs every game's heap, docs/FIRMWARE.md). The halves keep
 # private copies of the ones they share (tests/test_link_play.py checks they agree).
 _BACK_MS = const(1500)  # the countdown after the link came back
-_BAUD = const(115200)
+_BAUD = const(460800)  # 21.7 us a byte: docs/LINK.md's error budget
 _MSG_LINK_LOST = const(27)  # hw.messages: "Link lost" (the cable is out, the match waits)
 _MSG_LINK_BACK = const(28)  # ... "Link back - ready": a countdown, then play resumes
 # hw.link.link's events
@@ -56,6 +56,7 @@ _EV_NO_HOST = const(5)
 _EV_LOST = const(6)
 _EV_BACK = const(7)
 _EV_FULL = const(8)
+_EV_VERSION = const(9)
 # hw.app.linked's code, forgotten when link play is left
 _CODE = const(("hw.app.linked", "hw.app.link_host", "hw.app.link_guest", "hw.link.link",
                "hw.link.sync", "hw.link.fair", "hw.link.frame"))
@@ -70,6 +71,7 @@ _LOST_TEXT = const(b"Link lost: check cable")
 _TWO_HOSTS_TEXT = const((b"Two hosts on one cable", b"Make one the guest (B)"))
 _NO_HOST_TEXT = const((b"Two guests on one cable", b"Make one the host (A)"))
 _FULL_TEXT = const((b"The host has no free seat", b"Unplug the other guest"))
+_VERSION_TEXT = const((b"The other handheld's", b"firmware differs: update"))
 
 
 def start(app):
@@ -203,10 +205,11 @@ class LinkSession:
         elif event == _EV_HOST_RESTARTED:  # guest: the host restarted (its half goes on)
             self.linked = False
             self.lost = False
-        else:  # two hosts, two guests, no seat
+        else:  # two hosts, two guests, no seat, another firmware
             self.linked = False
             self.problem = (_NO_HOST_TEXT if event == _EV_NO_HOST
-                            else _FULL_TEXT if event == _EV_FULL else _TWO_HOSTS_TEXT)
+                            else _FULL_TEXT if event == _EV_FULL
+                            else _VERSION_TEXT if event == _EV_VERSION else _TWO_HOSTS_TEXT)
 
     def view(self, width, height, glyphs):
         """The link screen's view (``hw.views.link_view``), its lines written."""

@@ -40,12 +40,12 @@ _NACK = const(0x04)  # nothing: "resend from the header's ack field"
 _SYNC_REQ = const(0x05)  # t1 (4), 8 zero bytes: as long as the reply, so both take as long
 _SYNC_REP = const(0x06)  # t1, t2, t3 (4 each)
 _WATERMARK = const(0x07)  # t (4): every press stamped up to t was sent before this frame
-_LOG = const(0x41)  # a CSLOG 1 line without its newline (host -> guests)
+_LOG = const(0x41)  # whole CSLOG 1 lines, each with its newline (host -> guests)
 PRESS = const(0x42)  # t (4), key, arg: a guest's press on its own clock
 
 _HOST = const(0)  # the host's seat; guests get 1..4
 _NO_SEAT = const(0x0F)
-VERSION = const(1)
+VERSION = const(2)  # 2: a LOG frame carries whole lines (1: one, no newline)
 
 _HEADER = const(5)  # seat, type, seq, ack, length
 _MAX_PAYLOAD = const(200)  # a CSLOG line (the longest, a deck, is 160 bytes)

@@ -65,7 +65,7 @@ _PRESS = const(0x42)
 _RELIABLE = const(0x40)
 _SYNC_REP = const(0x06)
 _SYNC_REQ = const(0x05)
-_VERSION = const(1)
+_VERSION = const(2)
 _WATERMARK = const(0x07)
 
 _ROLE_HOST = const(1)
@@ -88,11 +88,12 @@ _EV_NO_HOST = const(5)  # a guest heard another guest
 _EV_LOST = const(6)  # nothing heard for LOST_MS
 _EV_BACK = const(7)  # heard again after EV_LOST
 _EV_FULL = const(8)  # guest: the host has no seat left
+_EV_VERSION = const(9)  # the other end speaks another version of this protocol
 
 _HELLO_MS = const(100)
 _RTO_MS = const(60)  # resend from the oldest unacknowledged frame after this
 _HEARTBEAT_MS = const(50)  # send something at least this often
-_WATERMARK_MS = const(4)  # the host's own presses wait for one (8 ms: p95 59 ms -> 38 ms)
+_WATERMARK_MS = const(2)  # the host's own presses wait for one (8 ms: p95 59 ms -> 38 ms at 115200 baud)
 _SYNC_MS = const(250)
 _SYNC_FAST_MS = const(40)  # the first _SYNC_FAST exchanges come quicker
 _SYNC_FAST = const(12)
@@ -420,6 +421,9 @@ class Link:
     def _on_hello(self):
         buf = self.dec.buf
         role = buf[_HEADER]
+        if buf[_HEADER + 1] != _VERSION:  # other firmware: its frames may mean other things
+            self._conflict(_EV_VERSION)
+            return
         nonce = (buf[_HEADER + 2] << 8) | buf[_HEADER + 3]
         if self.host:
             if role == _ROLE_HOST:

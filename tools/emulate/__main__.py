@@ -426,7 +426,7 @@ def _run_link(args):
         if args.frames:
             each.frames = os.path.join(args.frames, link.SEATS[seat])
         check_outputs(each)
-    print("link: host A and guest B on one cable (115200 baud%s), each on its link screen"
+    print("link: host A and guest B on one cable (460800 baud%s), each on its link screen"
           % (", the guest's clock %+g ppm" % args.ppm if args.ppm else ""), flush=True)
     return link.run_pair(args)
 

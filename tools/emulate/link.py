@@ -7,7 +7,7 @@ chosen in its menu); either START begins a match. In each process a :class:`Cabl
 is the firmware's ``busio.UART`` on the profile's link pins (GP20 TX, GP21 RX).
 
 * **Byte time.** A byte leaves when the line is free and arrives one byte time
-  later (10 bits at the baud rate the firmware asked for: 86.8 us at 115200), so
+  later (10 bits at the baud rate the firmware asked for: 21.7 us at 460800), so
   bytes written together arrive one after the other, as on a wire; ``write``
   returns only once all but 33 bytes are on the wire (32 in the TX FIFO, one in the
   shift register), as CircuitPython's does on an RP2040. The receiver keeps
@@ -15,8 +15,8 @@ is the firmware's ``busio.UART`` on the profile's link pins (GP20 TX, GP21 RX).
 * **Clocks.** The guest's clock can run ``--ppm`` fast (negative: slow). In a
   window, true time is the machine's monotonic clock. Headless, time is virtual and
   the two run in lockstep on true time: an end may run its loop at true time T only
-  once the other has promised to send nothing starting before T - 80 us (a byte
-  takes longer than that to arrive), so what one end sees never depends on how fast
+  once the other has promised to send nothing starting before T less a little
+  under one byte time (a byte takes that long to arrive), so what one end sees never depends on how fast
   the other process happens to run, and a run gives the same two logs every time.
   Inside one pass of the firmware's loop, time passes only while it reads an empty
   port over and over (the host's spin for a sync reply: 40 us a read) or waits in
@@ -51,7 +51,7 @@ import time
 from collections import deque
 
 HEAD = struct.Struct("<cqH")
-LOOKAHEAD_NS = 80000  # < one byte time at 115200 baud (86.8 us)
+LOOKAHEAD_NS = 20000  # < one byte time at the link's 460800 baud (21.7 us)
 SPIN_NS = 40000  # headless: what one read of an empty port costs, when repeated
 FIFO_BYTES = 33  # write returns once all but these are on the wire (FIFO + shift register)
 FAR = 1 << 62  # a promise that holds for ever (the other end stopped)
@@ -114,7 +114,8 @@ class Cable:
         Waiting, this end runs nothing, so it sends nothing before ``target``: it
         promises that first (of two ends waiting, the one behind can always go on)."""
         self._promise(target)
-        while not self.peer_gone and self.peer_promise < target - LOOKAHEAD_NS:
+        while not self.peer_gone and \
+                self.peer_promise < target - min(LOOKAHEAD_NS, self.peer_byte_ns - 1000):
             self._receive(wait=True)
         self.true_ns = target
         self._promise(target)

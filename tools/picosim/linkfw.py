@@ -250,7 +250,7 @@ def analyze_run(result, seconds, ppm, seed, pairs, game="grid"):
         problems.append("presses 3 ms or more apart not judged in their true order: %s" % order)
     return {
         "stack": "the firmware on real CircuitPython 10.2.1 (Pico UF2), two rp2040js chips,"
-                 " UART1 at 115200",
+                 " UART1 at 460800",
         "game": game, "seconds": seconds, "ppm": ppm, "seed": seed,
         "emulated_s": round(result.emulated_s, 2), "wall_s": round(result.wall_s, 1),
         "guest_presses": len(presses), "mapped": len(errors),
