@@ -113,3 +113,14 @@ def test_diag_setting_in_any_form_os_getenv_may_return(raw, level):
             diag_level({"CSPEED_DIAG": raw}.get)
     else:
         assert diag_level({"CSPEED_DIAG": raw}.get) == level
+
+
+def test_a_display_whose_constructor_fails_leaves_no_display_behind():
+    # as on CircuitPython: Blinka's display joins its pool before __init__ runs, and
+    # its background thread then refreshed the half-made one ('_auto_refresh')
+    import adafruit_ili9341
+
+    displayio.release_displays()
+    with pytest.raises(ValueError):
+        adafruit_ili9341.ILI9341(None, width=320, height=240, rotation=45)
+    assert displayio.displays == []

@@ -20,6 +20,12 @@ the firmware runs unchanged on CPython with real displayio drawing:
   Blinka's, so Blinka's ``busdisplay`` and ``adafruit_ili9341``/``adafruit_st7789``
   accept it).
 
+Blinka's ``BusDisplay`` joins the display pool in ``__new__``, before ``__init__``
+runs: a constructor that fails (a bad setting) left a half-made display there for
+Blinka's background thread to refresh (``no attribute '_auto_refresh'``). On
+CircuitPython a failed constructor leaves no display, so :func:`install` makes
+Blinka's do the same (:func:`_drop_failed_displays`).
+
 :mod:`tools.cpstubs.screen` makes a display for ``board.DISPLAY`` and takes
 screenshots of any of these displays.
 """
@@ -52,7 +58,28 @@ def install(board_id="raspberry_pi_pico"):
     }
     sys.modules.update(modules)
     board.configure(board_id)
+    _drop_failed_displays(busdisplay.BusDisplay)
     return board
+
+
+def _drop_failed_displays(cls):
+    """A ``cls`` whose ``__init__`` raises leaves Blinka's display pool (once per class)."""
+    if getattr(cls, "_cpstubs_drops_failed", False):
+        return
+    init = cls.__init__
+
+    def __init__(self, *args, **kwargs):
+        try:
+            init(self, *args, **kwargs)
+        except BaseException:
+            import displayio
+
+            if self in displayio.displays:
+                displayio.displays.remove(self)
+            raise
+
+    cls.__init__ = __init__
+    cls._cpstubs_drops_failed = True
 
 
 def reset():
