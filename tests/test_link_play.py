@@ -160,6 +160,36 @@ def test_a_guest_press_is_judged_and_sent_back_in_the_pass_its_watermark_came():
     raise AssertionError("no guest press was judged")
 
 
+def test_the_hosts_own_press_is_drawn_before_its_lines_go_to_the_guest():
+    # the host's screen first: sending a frame costs its pass 2.6 ms on a Pico
+    # (docs/LINK.md); its lines leave at the next pass's read, right after the refresh
+    pair = linked("grid")
+    pair.start_match()
+    assert pair.run_until(lambda: pair.a.app.mode == GAME and pair.b.app.mode == GAME, 5000)
+    pair.step(300)
+    host = pair.a.app
+    refreshes = []
+    display = pair.a.display
+    real = display.refresh
+
+    def refresh():
+        refreshes.append(host.session.waiting())
+        real()
+
+    display.refresh = refresh
+    for key in range(8):  # the host's player presses its pad until one is logged
+        pair.a.tap(key)
+        before = host.presses
+        for _ in range(100):
+            pair.step()
+            if host.presses != before:
+                assert refreshes[-1] > 0  # drawn with its lines still waiting
+                pair.step()
+                assert host.session.waiting() == 0  # gone at the next pass's read
+                return
+    raise AssertionError("no host press was judged")
+
+
 def test_the_lines_one_pass_judged_travel_in_one_frame():
     # a play and the clock line that judges it in one LOG frame: the guest judges
     # the play on the frame that brings it, not a frame later
@@ -259,9 +289,18 @@ def test_the_guests_watermark_goes_from_the_clock_its_keys_were_read_at():
     link = guest.app.session.link
     clock = link.clock
     link.clock = lambda: (clock() + 2) & ((1 << 29) - 1)
+    declared = []
+    drained = link.drained
+
+    def record(t):
+        declared.append((t, guest.clock()))  # (the pass's time: the rig's clock stands)
+        drained(t)
+
+    link.drained = record
     pair.step(5)
-    now = guest.clock()
-    assert link.wm_sent >= now, (link.wm_sent, now)  # (the pass's start - 1 before)
+    assert declared and all(t == now + 1 for t, now in declared), declared
+    # (the pass's start - 1 before); the watermark sent carries it
+    assert link.wm_sent in [t for t, _ in declared]
 
 
 @pytest.mark.parametrize("short", ["host", "guest"])

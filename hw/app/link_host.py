@@ -150,7 +150,9 @@ class HostSession(LinkSession):
 
     def judge(self, now):
         """Give the engine every waiting press up to the gate's limit, in time order,
-        then advance it to that limit."""
+        then advance it to that limit. The lines of a guest's press go on the wire at
+        once, before this pass draws (the guest's screen waits for them); the host's
+        own go at the next pass's read, after this pass's drawing (its screen first)."""
         app = self.app
         gate = self.link.gate
         game = app.game
@@ -167,6 +169,7 @@ class HostSession(LinkSession):
             lim = game.clock  # a game just started at now: nothing before it to judge
         counts = self.counts
         heads = self.heads
+        guests = False  # a guest's press was judged: its lines go before the drawing
         while True:
             seat = -1
             best = 0
@@ -185,9 +188,11 @@ class HostSession(LinkSession):
                 if ticks_diff(best, game.clock) < 0:
                     best = game.clock
                 app.press(seat, n, best)
+                guests = guests or seat > 0
         app._advance(lim)  # pylint: disable=protected-access
         gate.judged_to(game.clock)
-        self._pump_log()  # the lines judged go out now, not after this pass's drawing
+        if guests:
+            self._pump_log()
 
     def clear_presses(self):
         """A match ends or begins: nothing waits any more."""
