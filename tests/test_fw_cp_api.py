@@ -124,3 +124,15 @@ def test_a_display_whose_constructor_fails_leaves_no_display_behind():
     with pytest.raises(ValueError):
         adafruit_ili9341.ILI9341(None, width=320, height=240, rotation=45)
     assert displayio.displays == []
+
+
+def test_a_display_half_made_is_not_refreshed_by_blinkas_thread():
+    # Blinka's background thread may meet a display between __new__ (which puts it in
+    # the pool) and the line of __init__ that sets _auto_refresh
+    import adafruit_ili9341
+
+    half = adafruit_ili9341.ILI9341.__new__(adafruit_ili9341.ILI9341)
+    try:
+        half._background()  # what the thread calls: nothing to do yet, no AttributeError
+    finally:
+        displayio.displays.remove(half)

@@ -21,10 +21,12 @@ the firmware runs unchanged on CPython with real displayio drawing:
   accept it).
 
 Blinka's ``BusDisplay`` joins the display pool in ``__new__``, before ``__init__``
-runs: a constructor that fails (a bad setting) left a half-made display there for
-Blinka's background thread to refresh (``no attribute '_auto_refresh'``). On
-CircuitPython a failed constructor leaves no display, so :func:`install` makes
-Blinka's do the same (:func:`_drop_failed_displays`).
+runs, and Blinka's background thread refreshes every display in the pool each ms: it
+could meet one whose ``__init__`` had not yet set ``_auto_refresh`` (``no attribute
+'_auto_refresh'``), or one whose constructor failed (a bad setting) and stays there.
+On CircuitPython neither exists, so :func:`install` makes Blinka's display off until
+its ``__init__`` says otherwise and drops one whose constructor raised
+(:func:`_drop_failed_displays`).
 
 :mod:`tools.cpstubs.screen` makes a display for ``board.DISPLAY`` and takes
 screenshots of any of these displays.
@@ -63,9 +65,11 @@ def install(board_id="raspberry_pi_pico"):
 
 
 def _drop_failed_displays(cls):
-    """A ``cls`` whose ``__init__`` raises leaves Blinka's display pool (once per class)."""
+    """A ``cls`` whose ``__init__`` raises leaves Blinka's display pool, and one not yet
+    made is not refreshed (once per class)."""
     if getattr(cls, "_cpstubs_drops_failed", False):
         return
+    cls._auto_refresh = False  # (the class's, until __init__ sets the instance's)
     init = cls.__init__
 
     def __init__(self, *args, **kwargs):
