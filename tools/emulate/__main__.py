@@ -426,8 +426,10 @@ def _run_link(args):
         if args.frames:
             each.frames = os.path.join(args.frames, link.SEATS[seat])
         check_outputs(each)
-    print("link: host A and guest B on one cable (460800 baud%s), each on its link screen"
-          % (", the guest's clock %+g ppm" % args.ppm if args.ppm else ""), flush=True)
+    from hw.app.linked import _BAUD  # the firmware's own rate, not a copy of it
+
+    print("link: host A and guest B on one cable (%d baud%s), each on its link screen"
+          % (_BAUD, ", the guest's clock %+g ppm" % args.ppm if args.ppm else ""), flush=True)
     return link.run_pair(args)
 
 

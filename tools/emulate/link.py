@@ -51,7 +51,7 @@ import time
 from collections import deque
 
 HEAD = struct.Struct("<cqH")
-LOOKAHEAD_NS = 20000  # < one byte time at the link's 460800 baud (21.7 us)
+LOOKAHEAD_SLACK_NS = 1000  # the lookahead is the other end's byte time less this
 SPIN_NS = 40000  # headless: what one read of an empty port costs, when repeated
 FIFO_BYTES = 33  # write returns once all but these are on the wire (FIFO + shift register)
 FAR = 1 << 62  # a promise that holds for ever (the other end stopped)
@@ -115,7 +115,7 @@ class Cable:
         promises that first (of two ends waiting, the one behind can always go on)."""
         self._promise(target)
         while not self.peer_gone and \
-                self.peer_promise < target - min(LOOKAHEAD_NS, self.peer_byte_ns - 1000):
+                self.peer_promise < target - (self.peer_byte_ns - LOOKAHEAD_SLACK_NS):
             self._receive(wait=True)
         self.true_ns = target
         self._promise(target)
